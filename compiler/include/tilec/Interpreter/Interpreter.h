@@ -1,0 +1,42 @@
+//===- Interpreter.h - The reference interpreter ----------------*- C++ -*-===//
+//
+// Evaluates a specialised program straight from the language definition
+// (spec section 7): contractions aggregate over exactly the valid index
+// tuples (integer points of fractional accesses, in-bounds accesses,
+// constraints), outputs start at the aggregation's identity or the `default`
+// tensor, `=` conflicts are errors, integers follow C semantics exactly, and
+// float arithmetic runs in f64 rounded once to the output dtype.
+//
+// It is the oracle of every numeric test, so it shares no code with lowering
+// or code generation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_INTERPRETER_INTERPRETER_H
+#define TILEC_INTERPRETER_INTERPRETER_H
+
+#include "tilec/Runtime/HostTensor.h"
+#include "tilec/Sema/Program.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace tilec {
+
+/// Runs `program` on `inputs` (one per program.inputs, in that order, with the
+/// bound dtypes and shapes). Returns the outputs in program.outputs order, or
+/// nullopt after reporting a run-time error (an `=` conflict, an integer
+/// division by zero) through `sourceMgr` at the statement's location.
+std::optional<std::vector<HostTensor>>
+interpret(const Program &program, llvm::ArrayRef<HostTensor> inputs,
+          llvm::SourceMgr &sourceMgr);
+
+} // namespace tilec
+
+#endif // TILEC_INTERPRETER_INTERPRETER_H

@@ -1,0 +1,215 @@
+//===- Program.h - A specialised, fully typed Tile program ------*- C++ -*-===//
+//
+// The result of semantic analysis: one Tile function with every shape and
+// dtype bound, every index polynomial normalised to exact rational affine
+// form, every implicit conversion made explicit. Both the reference
+// interpreter and the emission of the `tile` dialect consume this form, so it
+// carries everything the language definition needs and nothing a backend
+// chose.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_SEMA_PROGRAM_H
+#define TILEC_SEMA_PROGRAM_H
+
+#include "tilec/Runtime/DType.h"
+
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tilec {
+
+/// An exact rational number: den > 0 and gcd(|num|, den) == 1.
+struct Rational {
+  int64_t num = 0;
+  int64_t den = 1;
+
+  bool isInteger() const { return den == 1; }
+  bool isZero() const { return num == 0; }
+  friend bool operator==(const Rational &a, const Rational &b) {
+    return a.num == b.num && a.den == b.den;
+  }
+  friend bool operator!=(const Rational &a, const Rational &b) {
+    return !(a == b);
+  }
+};
+
+/// sum_k coeffs[k] * index_k + constant, over the index variables of one
+/// contraction (coeffs.size() equals the number of index variables).
+struct AffinePoly {
+  std::vector<Rational> coeffs;
+  Rational constant;
+};
+
+/// A tensor of the program: an input, an intermediate or an output.
+struct TensorDecl {
+  std::string name;
+  DType dtype = DType::F32;
+  Shape shape;
+  /// Where the name is defined: the parameter or the statement.
+  llvm::SMLoc loc;
+  bool isInput = false;
+  bool isOutput = false;
+};
+
+/// One tensor access of a contraction: T[indices...].
+struct Access {
+  unsigned tensor = 0;
+  std::vector<AffinePoly> indices;
+  llvm::SMLoc loc;
+};
+
+/// `0 <= poly < bound`.
+struct Constraint {
+  AffinePoly poly;
+  int64_t bound = 0;
+  llvm::SMLoc loc;
+};
+
+enum class AggregationKind { Sum, Product, Max, Min, Assign };
+/// None: one operand. Mul, Add, Eq: two operands. Cond (`A == B ? C`): three.
+enum class CombinationKind { None, Mul, Add, Eq, Cond };
+
+struct Contraction {
+  /// Index variable names, in order of first appearance; AffinePoly
+  /// coefficients are in this order.
+  std::vector<std::string> indexNames;
+  std::vector<AffinePoly> outputIndices;
+  AggregationKind aggregation = AggregationKind::Sum;
+  CombinationKind combination = CombinationKind::None;
+  std::vector<Access> operands;
+  std::vector<Constraint> constraints;
+  bool noDefract = false;
+  /// The `default` tensor (same shape as the output), if any.
+  std::optional<unsigned> defaultTensor;
+};
+
+enum class UnaryOp { Neg, LogicalNot, BitNot };
+enum class BinaryOp {
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Rem,
+  Eq,
+  Ne,
+  Lt,
+  Gt,
+  Le,
+  Ge,
+  LogicalAnd,
+  LogicalOr,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Shl,
+  Shr,
+};
+enum class Builtin {
+  Exp,
+  Log,
+  Sqrt,
+  Rsqrt,
+  Pow,
+  Sin,
+  Cos,
+  Tan,
+  Sinh,
+  Cosh,
+  Tanh,
+  Asin,
+  Acos,
+  Atan,
+  Atan2,
+  Erf,
+  Floor,
+  Ceil,
+  Round,
+  Abs,
+  Sign,
+  Min,
+  Max,
+  Relu,
+  Sigmoid,
+};
+
+/// A constant's value: bool for Bool, int64_t for signed ints, uint64_t for
+/// unsigned ints, double for floats.
+using ConstantValue = std::variant<bool, int64_t, uint64_t, double>;
+
+/// A typed elementwise expression node. Sema makes every conversion explicit:
+/// the operands of Unary, Binary, Call and the value operands of Select
+/// already have the dtype the operation computes in (comparisons and logical
+/// ops produce Bool), so consumers never apply promotion rules themselves.
+/// `shape` is the broadcast result shape of the node.
+struct Expr {
+  enum class Kind {
+    Constant, // `constant`; shape is empty (a scalar)
+    Tensor,   // `tensor`; shape is the tensor's
+    Index,    // index(X, axis): `tensor` is X, `axis`; I32
+    Unary,    // `unaryOp`, operands[0]
+    Binary,   // `binaryOp`, operands[0..1]
+    Select,   // operands[0] (Bool) ? operands[1] : operands[2]
+    Call,     // `builtin`, operands
+    Cast,     // operands[0] converted to `dtype`
+  };
+
+  Kind kind = Kind::Constant;
+  DType dtype = DType::F32;
+  Shape shape;
+  llvm::SMLoc loc;
+
+  ConstantValue constant;
+  unsigned tensor = 0;
+  unsigned axis = 0;
+  UnaryOp unaryOp = UnaryOp::Neg;
+  BinaryOp binaryOp = BinaryOp::Add;
+  Builtin builtin = Builtin::Exp;
+  std::vector<std::unique_ptr<Expr>> operands;
+};
+
+/// `O = expr;` with NumPy broadcasting; the output has expr's shape and dtype.
+struct Elementwise {
+  std::unique_ptr<Expr> value;
+};
+
+/// `O = reshape(X, d0, d1, ...)`: same elements in C order, the output's shape.
+struct Reshape {
+  unsigned input = 0;
+};
+
+/// `O = shape(X)`: a 1-D I32 tensor holding X's extents.
+struct ShapeOf {
+  unsigned input = 0;
+};
+
+struct Statement {
+  /// The tensor this statement defines.
+  unsigned output = 0;
+  llvm::SMLoc loc;
+  std::variant<Contraction, Elementwise, Reshape, ShapeOf> op;
+};
+
+/// One specialised function.
+struct Program {
+  std::string name;
+  std::vector<TensorDecl> tensors;
+  /// Parameters in declaration order, and results in the `-> (...)` order.
+  std::vector<unsigned> inputs;
+  std::vector<unsigned> outputs;
+  /// In dependency order (the source order).
+  std::vector<Statement> statements;
+  /// Every dimension name with its bound value.
+  std::map<std::string, int64_t> dims;
+};
+
+} // namespace tilec
+
+#endif // TILEC_SEMA_PROGRAM_H

@@ -1,0 +1,77 @@
+//===- HostTensor.h - A dense tensor in host memory -------------*- C++ -*-===//
+//
+// A dense, C-ordered tensor owned by the host: the currency of the CLI, the
+// reference interpreter and the runtime's transfers. Elements are stored in
+// the dtype's native little-endian layout (bool: one byte, 0 or 1; f16 and
+// bf16: their 16-bit patterns).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_HOSTTENSOR_H
+#define TILEC_RUNTIME_HOSTTENSOR_H
+
+#include "tilec/Runtime/DType.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tilec {
+
+class HostTensor {
+public:
+  HostTensor() = default;
+  /// A zero-filled tensor. The caller checks that the size is sane
+  /// (numElements(shape) has a value) before constructing.
+  HostTensor(DType dtype, Shape shape);
+
+  DType dtype() const { return type; }
+  const Shape &shape() const { return dims; }
+  int64_t rank() const { return static_cast<int64_t>(dims.size()); }
+  int64_t numElements() const { return count; }
+  size_t sizeInBytes() const { return bytes.size(); }
+  uint8_t *data() { return bytes.data(); }
+  const uint8_t *data() const { return bytes.data(); }
+
+  /// Element `i` (flat C-order index) converted exactly to double where the
+  /// dtype allows (i64/u64 beyond 2^53 round).
+  double getDouble(int64_t i) const;
+  /// Element `i` as a signed integer (floats truncate toward zero).
+  int64_t getInt(int64_t i) const;
+  /// Element `i` as an unsigned integer (the two's complement bits for
+  /// signed dtypes).
+  uint64_t getUInt(int64_t i) const;
+
+  /// Stores `value` rounded once to the dtype (round-to-nearest-even for
+  /// floats, including f16/bf16 directly from double). For integer dtypes the
+  /// value is truncated toward zero and wrapped modulo 2^bits; bool stores
+  /// value != 0.
+  void setDouble(int64_t i, double value);
+  /// Stores `value` wrapped modulo 2^bits of an integer dtype, or converted
+  /// for float and bool dtypes.
+  void setInt(int64_t i, int64_t value);
+  void setUInt(int64_t i, uint64_t value);
+
+  /// Fills every byte with `pattern`, so that elements a kernel fails to
+  /// write stand out (0xFF: NaN for floats, -1 for signed integers).
+  void poison(uint8_t pattern = 0xFF);
+
+  bool operator==(const HostTensor &other) const {
+    return type == other.type && dims == other.dims && bytes == other.bytes;
+  }
+
+private:
+  DType type = DType::F32;
+  Shape dims;
+  int64_t count = 0;
+  std::vector<uint8_t> bytes;
+};
+
+/// IEEE binary16 and bfloat16 conversions, round-to-nearest-even.
+uint16_t doubleToHalf(double value);
+double halfToDouble(uint16_t bits);
+uint16_t doubleToBFloat16(double value);
+double bfloat16ToDouble(uint16_t bits);
+
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_HOSTTENSOR_H
