@@ -77,6 +77,11 @@ enum class AggregationKind { Sum, Product, Max, Min, Assign };
 /// None: one operand. Mul, Add, Eq: two operands. Cond (`A == B ? C`): three.
 enum class CombinationKind { None, Mul, Add, Eq, Cond };
 
+/// The output's dtype is the contraction's result dtype. Operand values are
+/// converted to it before they combine (Mul, Add) or aggregate (None, and C of
+/// Cond); Eq compares A and B in their promoted dtype and yields Bool, so an
+/// Eq contraction's output is Bool. sema guarantees that a `default` tensor
+/// has the output's shape and dtype.
 struct Contraction {
   /// Index variable names, in order of first appearance; AffinePoly
   /// coefficients are in this order.
