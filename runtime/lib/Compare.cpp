@@ -64,8 +64,7 @@ Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
     result.relativeError =
         ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
   }
-  result.agrees =
-      result.mismatches == 0 && result.relativeError <= tolerance;
+  result.agrees = result.mismatches == 0 && result.relativeError <= tolerance;
 
   char text[160];
   if (result.agrees)

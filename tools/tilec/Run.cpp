@@ -25,7 +25,8 @@ static std::string typeString(DType dtype, const Shape &shape) {
 
 /// The data of every parameter, from `--in` files or, with `--random`, made
 /// from the `--arg` bindings. Returns the exit code on failure.
-static int gatherInputs(const RunOptions &options, const ast::Function &function,
+static int gatherInputs(const RunOptions &options,
+                        const ast::Function &function,
                         std::vector<ArgBinding> &bindings,
                         StringMap<HostTensor> &data) {
   std::vector<ParamInfo> params = getParams(function);
@@ -63,8 +64,8 @@ static int gatherInputs(const RunOptions &options, const ast::Function &function
       return ExitUsageError;
     }
     if (!isParam(name)) {
-      reportError("--in names '" + name + "', which is not an input (inputs: " +
-                  paramList() + ")");
+      reportError("--in names '" + name +
+                  "', which is not an input (inputs: " + paramList() + ")");
       return ExitUsageError;
     }
     std::string error;
@@ -74,9 +75,8 @@ static int gatherInputs(const RunOptions &options, const ast::Function &function
       return ExitProgramError;
     }
     auto arg = argBindings.find(name);
-    if (arg != argBindings.end() &&
-        (arg->second.dtype != tensor->dtype() ||
-         arg->second.shape != tensor->shape())) {
+    if (arg != argBindings.end() && (arg->second.dtype != tensor->dtype() ||
+                                     arg->second.shape != tensor->shape())) {
       reportError("--in " + name + " holds " +
                   typeString(tensor->dtype(), tensor->shape()) +
                   " but --arg says " +
@@ -90,9 +90,8 @@ static int gatherInputs(const RunOptions &options, const ast::Function &function
     if (!data.count(param.name)) {
       auto arg = argBindings.find(param.name);
       if (arg == argBindings.end() || !options.random) {
-        reportError("input '" + param.name +
-                    "' has no data: pass --in " + param.name +
-                    "=FILE.npy, or --arg " + param.name +
+        reportError("input '" + param.name + "' has no data: pass --in " +
+                    param.name + "=FILE.npy, or --arg " + param.name +
                     "=DTYPE[dims] with --random");
         return ExitUsageError;
       }

@@ -19,8 +19,8 @@ static cl::OptionCategory tilecCategory("tilec options");
 
 static cl::SubCommand compileCommand("compile",
                                      "Compile a .tile function and print it");
-static cl::SubCommand runCommand(
-    "run", "Run a .tile function on .npy or random inputs");
+static cl::SubCommand
+    runCommand("run", "Run a .tile function on .npy or random inputs");
 
 static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
                                       cl::desc("<file.tile>"),
@@ -48,17 +48,16 @@ static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::sub(compileCommand),
                                        cl::cat(tilecCategory));
 
-static cl::list<std::string>
-    inputFiles("in", cl::desc("An input's data"),
-               cl::value_desc("NAME=FILE.npy"), cl::sub(runCommand),
-               cl::cat(tilecCategory));
+static cl::list<std::string> inputFiles("in", cl::desc("An input's data"),
+                                        cl::value_desc("NAME=FILE.npy"),
+                                        cl::sub(runCommand),
+                                        cl::cat(tilecCategory));
 static cl::opt<bool> random("random",
                             cl::desc("Fill inputs bound by --arg with random "
                                      "values"),
                             cl::sub(runCommand), cl::cat(tilecCategory));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of --random"),
-                              cl::init(1), cl::sub(runCommand),
-                              cl::cat(tilecCategory));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of --random"), cl::init(1),
+                              cl::sub(runCommand), cl::cat(tilecCategory));
 static cl::opt<std::string>
     outDir("out", cl::desc("Write every output to DIR/<output>.npy"),
            cl::value_desc("DIR"), cl::sub(runCommand), cl::cat(tilecCategory));
@@ -73,8 +72,8 @@ static cl::opt<bool>
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
-  for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &compileCommand,
-                              &runCommand})
+  for (cl::SubCommand *sub :
+       {&cl::SubCommand::getTopLevel(), &compileCommand, &runCommand})
     cl::HideUnrelatedOptions(tilecCategory, *sub);
   cl::SetVersionPrinter(
       [](raw_ostream &os) { os << "tilec " << TILEC_VERSION << "\n"; });
