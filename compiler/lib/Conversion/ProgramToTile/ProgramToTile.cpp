@@ -239,7 +239,7 @@ private:
   Value castTo(Value value, DType dtype, Location loc);
 
   Value emitContraction(const Statement &statement,
-                        const Contraction &contraction);
+                        const Contraction &contraction, Location loc);
   Value emitExpr(const Expr &expr, Location loc);
   Value emitStatement(const Statement &statement);
 
@@ -309,8 +309,7 @@ static tile::RationalMapAttr getMap(MLIRContext *context, unsigned numIndices,
 }
 
 Value Emitter::emitContraction(const Statement &statement,
-                               const Contraction &contraction) {
-  Location loc = getNamedLoc(statement.output, statement.loc);
+                               const Contraction &contraction, Location loc) {
   DType resultDType = program.tensors[statement.output].dtype;
   unsigned numIndices = contraction.indexNames.size();
 
@@ -431,7 +430,7 @@ Value Emitter::emitStatement(const Statement &statement) {
       [&](const auto &op) -> Value {
         using T = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<T, Contraction>)
-          return emitContraction(statement, op);
+          return emitContraction(statement, op, loc);
         else if constexpr (std::is_same_v<T, Elementwise>)
           return emitExpr(*op.value, loc);
         else if constexpr (std::is_same_v<T, Reshape>)
@@ -457,8 +456,7 @@ OwningOpRef<ModuleOp> Emitter::emit() {
 
   // An unnamed Tile function gets the name the CLI uses for it.
   StringRef name = program.name.empty() ? "main" : StringRef(program.name);
-  Location functionLoc =
-      argumentLocs.empty() ? UnknownLoc::get(context) : argumentLocs.front();
+  Location functionLoc = NameLoc::get(builder.getStringAttr(name));
   builder.setInsertionPointToEnd(module->getBody());
   auto function = builder.create<func::FuncOp>(
       functionLoc, name, builder.getFunctionType(argumentTypes, resultTypes));
