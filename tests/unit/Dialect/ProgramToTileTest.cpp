@@ -267,6 +267,60 @@ TEST_F(ProgramToTileTest, ElementwiseWithBroadcastCastsAndConstants) {
                                                       << text;
 }
 
+TEST_F(ProgramToTileTest, SelectOverBuiltinsAndArgmax) {
+  setSource("function (X[N], A[M, N], B[N]) -> (O, P) {\n"
+            "  O = select(X > 0, exp(X), X);\n"
+            "  P[i : M] = >(A[i, j] == B[j] ? A[i, j]);\n"
+            "}\n");
+  unsigned x = addTensor("X", DType::F32, {4}, true);
+  unsigned a = addTensor("A", DType::I32, {2, 4}, true);
+  unsigned b = addTensor("B", DType::I64, {4}, true);
+  unsigned o = addTensor("O", DType::F32, {4});
+  unsigned p = addTensor("P", DType::F32, {2});
+  addOutput(o);
+  addOutput(p);
+
+  auto zero = node(Expr::Kind::Constant, DType::F32, {}, {});
+  zero->constant = 0.0;
+  auto positive = node(Expr::Kind::Binary, DType::Bool, {4},
+                       args(tensorExpr(x), std::move(zero)));
+  positive->binaryOp = BinaryOp::Gt;
+  auto exponential =
+      node(Expr::Kind::Call, DType::F32, {4}, args(tensorExpr(x)));
+  exponential->builtin = Builtin::Exp;
+  std::vector<std::unique_ptr<Expr>> selectArgs =
+      args(std::move(positive), std::move(exponential));
+  selectArgs.push_back(tensorExpr(x));
+  addStatement(o, "O =",
+               Elementwise{node(Expr::Kind::Select, DType::F32, {4},
+                                std::move(selectArgs))});
+
+  Contraction argmax;
+  argmax.indexNames = {"i", "j"};
+  argmax.outputIndices = {poly({r(1), r(0)})};
+  argmax.aggregation = AggregationKind::Max;
+  argmax.combination = CombinationKind::Cond;
+  argmax.operands = {
+      Access{a, {poly({r(1), r(0)}), poly({r(0), r(1)})}, loc("A[i")},
+      Access{b, {poly({r(0), r(1)})}, loc("B[j")},
+      Access{a, {poly({r(1), r(0)}), poly({r(0), r(1)})}, loc("? A")}};
+  addStatement(p, "P[i", argmax);
+
+  std::string text = emitAndPrint();
+  for (const char *expected :
+       {"tile.ew gt %arg0, %0 : (tensor<4xf32>, tensor<f32>) -> tensor<4xi1>",
+        "tile.ew exp %arg0 : (tensor<4xf32>) -> tensor<4xf32>",
+        "tile.ew select %1, %2, %arg0 : (tensor<4xi1>, tensor<4xf32>, "
+        "tensor<4xf32>) -> tensor<4xf32>",
+        // A and B compare in i64; the value A aggregates in f32.
+        "tile.cast %arg1 : tensor<2x4xi32> -> tensor<2x4xi64>",
+        "tile.cast %arg1 : tensor<2x4xi32> -> tensor<2x4xf32>",
+        "tile.contract max, cond (i, j) [i] = %4[i, j], %arg2[j], %5[i, j] : "
+        "tensor<2x4xi64>, tensor<4xi64>, tensor<2x4xf32> -> tensor<2xf32>"})
+    EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n"
+                                                      << text;
+}
+
 TEST_F(ProgramToTileTest, ReshapeShapeAndIndex) {
   setSource("function (X[M, N]) -> (R, S, I) {\n"
             "  R = reshape(X, 12);\n"
