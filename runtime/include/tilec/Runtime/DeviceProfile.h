@@ -1,0 +1,105 @@
+//===- DeviceProfile.h - What the compiler may assume of a device -*- C++
+//-*-===//
+//
+// The limits and preferences of a device that code generation and launch
+// checks depend on. A profile is read from the driver, and a JSON profile
+// file can override any subset of its fields, so that a test (or a user
+// compiling ahead of time) can pretend to be another device.
+//
+// The JSON form is one object whose keys are the snake_case field names
+// below (the per-dtype vector widths are "preferred_vector_width_<class>",
+// "type" is "gpu", "cpu" or "other", and "subgroup_size" may be null).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_DEVICEPROFILE_H
+#define TILEC_RUNTIME_DEVICEPROFILE_H
+
+#include "tilec/Runtime/Status.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tilec {
+
+enum class DeviceType : uint8_t { GPU, CPU, Other };
+
+/// "gpu", "cpu" or "other".
+const char *deviceTypeName(DeviceType type);
+
+/// The native vector width the device prefers for each scalar class, in
+/// elements (OpenCL's CL_DEVICE_PREFERRED_VECTOR_WIDTH_*); 0 means the type
+/// is unsupported.
+struct PreferredVectorWidths {
+  uint32_t charWidth = 1;
+  uint32_t shortWidth = 1;
+  uint32_t intWidth = 1;
+  uint32_t longWidth = 1;
+  uint32_t floatWidth = 1;
+  uint32_t doubleWidth = 0;
+  uint32_t halfWidth = 0;
+
+  bool operator==(const PreferredVectorWidths &other) const;
+  bool operator!=(const PreferredVectorWidths &other) const {
+    return !(*this == other);
+  }
+};
+
+struct DeviceProfile {
+  std::string name;
+  std::string vendor;
+  std::string driverVersion;
+  DeviceType type = DeviceType::Other;
+  /// Work-items in one work-group, at most, for any kernel.
+  uint64_t maxWorkGroupSize = 1;
+  /// Work-items per dimension of a work-group, at most.
+  std::array<uint64_t, 3> maxWorkItemSizes = {1, 1, 1};
+  /// Local (work-group shared) memory in bytes.
+  uint64_t localMemBytes = 0;
+  uint32_t computeUnits = 1;
+  PreferredVectorWidths preferredVectorWidth;
+  /// The subgroup (warp, wavefront, SIMD) width where the driver exposes it;
+  /// unset where it depends on the kernel or is not reported.
+  std::optional<uint32_t> subgroupSize;
+  /// The largest single buffer, in bytes.
+  uint64_t maxAllocBytes = 0;
+  uint64_t globalMemBytes = 0;
+  uint32_t clockMHz = 0;
+  bool supportsFp64 = false;
+  bool supportsFp16 = false;
+
+  bool operator==(const DeviceProfile &other) const;
+  bool operator!=(const DeviceProfile &other) const {
+    return !(*this == other);
+  }
+};
+
+/// Identifies the device and the driver that compiles for it, for keys of
+/// caches of compiled code: "vendor|name|driverVersion".
+std::string deviceFingerprint(const DeviceProfile &profile);
+
+/// The profile as a pretty-printed JSON object with every field.
+std::string profileToJson(const DeviceProfile &profile);
+
+/// Overrides the fields of `profile` named in the JSON object `jsonText`;
+/// other fields keep their values. `sourceName` (a file name) prefixes every
+/// message. Malformed JSON, a non-object, an unknown key or a value of the
+/// wrong type or range is an error that names the key; `profile` is then
+/// left unchanged.
+Status applyProfileOverrides(DeviceProfile &profile, std::string_view jsonText,
+                             std::string_view sourceName);
+
+/// Reads the file at `path` and applies it with applyProfileOverrides.
+Status applyProfileFile(DeviceProfile &profile, const std::string &path);
+
+/// A few lines that summarise the profile for people, each starting with
+/// `indent` (used by `tilec devices`).
+std::string formatProfileSummary(const DeviceProfile &profile,
+                                 std::string_view indent);
+
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_DEVICEPROFILE_H

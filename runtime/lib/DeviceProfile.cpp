@@ -1,0 +1,273 @@
+//===- DeviceProfile.cpp - Device profiles and their JSON form ------------===//
+
+#include "tilec/Runtime/DeviceProfile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+using namespace tilec;
+using nlohmann::json;
+
+const char *tilec::deviceTypeName(DeviceType type) {
+  switch (type) {
+  case DeviceType::GPU:
+    return "gpu";
+  case DeviceType::CPU:
+    return "cpu";
+  case DeviceType::Other:
+    return "other";
+  }
+  return "other";
+}
+
+bool PreferredVectorWidths::operator==(
+    const PreferredVectorWidths &other) const {
+  auto asTuple = [](const PreferredVectorWidths &w) {
+    return std::tie(w.charWidth, w.shortWidth, w.intWidth, w.longWidth,
+                    w.floatWidth, w.doubleWidth, w.halfWidth);
+  };
+  return asTuple(*this) == asTuple(other);
+}
+
+bool DeviceProfile::operator==(const DeviceProfile &other) const {
+  auto asTuple = [](const DeviceProfile &p) {
+    return std::tie(p.name, p.vendor, p.driverVersion, p.type,
+                    p.maxWorkGroupSize, p.maxWorkItemSizes, p.localMemBytes,
+                    p.computeUnits, p.preferredVectorWidth, p.subgroupSize,
+                    p.maxAllocBytes, p.globalMemBytes, p.clockMHz,
+                    p.supportsFp64, p.supportsFp16);
+  };
+  return asTuple(*this) == asTuple(other);
+}
+
+std::string tilec::deviceFingerprint(const DeviceProfile &profile) {
+  return profile.vendor + "|" + profile.name + "|" + profile.driverVersion;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON form
+//===----------------------------------------------------------------------===//
+
+/// Calls `visit(key, field)` for every field of `profile`, in the order of
+/// the JSON form. The one list of keys that writing, reading and the check
+/// for unknown keys share.
+template <class Profile, class Visitor>
+static void visitFields(Profile &profile, Visitor &&visit) {
+  visit("name", profile.name);
+  visit("vendor", profile.vendor);
+  visit("driver_version", profile.driverVersion);
+  visit("type", profile.type);
+  visit("max_work_group_size", profile.maxWorkGroupSize);
+  visit("max_work_item_sizes", profile.maxWorkItemSizes);
+  visit("local_mem_bytes", profile.localMemBytes);
+  visit("compute_units", profile.computeUnits);
+  auto &widths = profile.preferredVectorWidth;
+  visit("preferred_vector_width_char", widths.charWidth);
+  visit("preferred_vector_width_short", widths.shortWidth);
+  visit("preferred_vector_width_int", widths.intWidth);
+  visit("preferred_vector_width_long", widths.longWidth);
+  visit("preferred_vector_width_float", widths.floatWidth);
+  visit("preferred_vector_width_double", widths.doubleWidth);
+  visit("preferred_vector_width_half", widths.halfWidth);
+  visit("subgroup_size", profile.subgroupSize);
+  visit("max_alloc_bytes", profile.maxAllocBytes);
+  visit("global_mem_bytes", profile.globalMemBytes);
+  visit("clock_mhz", profile.clockMHz);
+  visit("supports_fp64", profile.supportsFp64);
+  visit("supports_fp16", profile.supportsFp16);
+}
+
+static json toJson(const std::string &value) { return value; }
+static json toJson(uint64_t value) { return value; }
+static json toJson(uint32_t value) { return value; }
+static json toJson(bool value) { return value; }
+static json toJson(DeviceType value) { return deviceTypeName(value); }
+static json toJson(const std::array<uint64_t, 3> &value) {
+  return json::array({value[0], value[1], value[2]});
+}
+static json toJson(const std::optional<uint32_t> &value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+// Each fromJson stores `value` into `out` and returns nullptr, or returns
+// what was expected when `value` has the wrong type or range.
+static const char *fromJson(const json &value, std::string &out) {
+  if (!value.is_string())
+    return "a string";
+  out = value.get<std::string>();
+  return nullptr;
+}
+static const char *fromJson(const json &value, uint64_t &out) {
+  if (!value.is_number_unsigned())
+    return "a non-negative integer";
+  out = value.get<uint64_t>();
+  return nullptr;
+}
+static const char *fromJson(const json &value, uint32_t &out) {
+  if (!value.is_number_unsigned() ||
+      value.get<uint64_t>() > std::numeric_limits<uint32_t>::max())
+    return "a non-negative integer below 2^32";
+  out = value.get<uint32_t>();
+  return nullptr;
+}
+static const char *fromJson(const json &value, bool &out) {
+  if (!value.is_boolean())
+    return "true or false";
+  out = value.get<bool>();
+  return nullptr;
+}
+static const char *fromJson(const json &value, DeviceType &out) {
+  for (DeviceType type : {DeviceType::GPU, DeviceType::CPU, DeviceType::Other})
+    if (value == deviceTypeName(type)) {
+      out = type;
+      return nullptr;
+    }
+  return "\"gpu\", \"cpu\" or \"other\"";
+}
+static const char *fromJson(const json &value, std::array<uint64_t, 3> &out) {
+  const char *expected = "an array of 3 non-negative integers";
+  if (!value.is_array() || value.size() != 3)
+    return expected;
+  std::array<uint64_t, 3> sizes;
+  for (size_t i = 0; i < 3; ++i)
+    if (fromJson(value[i], sizes[i]))
+      return expected;
+  out = sizes;
+  return nullptr;
+}
+static const char *fromJson(const json &value, std::optional<uint32_t> &out) {
+  if (value.is_null()) {
+    out.reset();
+    return nullptr;
+  }
+  uint32_t size;
+  if (fromJson(value, size))
+    return "null or a non-negative integer below 2^32";
+  out = size;
+  return nullptr;
+}
+
+std::string tilec::profileToJson(const DeviceProfile &profile) {
+  // An ordered_json keeps the keys in the order visitFields lists them.
+  nlohmann::ordered_json object = nlohmann::ordered_json::object();
+  visitFields(profile, [&](const char *key, const auto &field) {
+    object[key] = toJson(field);
+  });
+  return object.dump(2) + "\n";
+}
+
+/// nlohmann's parse errors read "[json.exception.parse_error.101] parse
+/// error at line 1, column 2: ..."; the bracketed id means nothing to users.
+static std::string withoutExceptionId(const std::string &what) {
+  size_t end = what.find("] ");
+  return what.rfind("[json.exception", 0) == 0 && end != std::string::npos
+             ? what.substr(end + 2)
+             : what;
+}
+
+Status tilec::applyProfileOverrides(DeviceProfile &profile,
+                                    std::string_view jsonText,
+                                    std::string_view sourceName) {
+  std::string prefix = std::string(sourceName) + ": ";
+  json object;
+  // The runtime is built with exceptions; a parse error is the one thing
+  // nlohmann reports by throwing (with its position), and it stops here.
+  try {
+    object = json::parse(jsonText);
+  } catch (const json::parse_error &error) {
+    return Error(prefix + withoutExceptionId(error.what()));
+  }
+  if (!object.is_object())
+    return Error(prefix + "a device profile must be a JSON object, not " +
+                 object.dump());
+
+  std::set<std::string> knownKeys;
+  visitFields(profile,
+              [&](const char *key, const auto &) { knownKeys.insert(key); });
+  for (const auto &item : object.items())
+    if (!knownKeys.count(item.key()))
+      return Error(prefix + "unknown key '" + item.key() +
+                   "' in a device profile");
+
+  DeviceProfile updated = profile;
+  std::optional<Error> failure;
+  visitFields(updated, [&](const char *key, auto &field) {
+    auto found = object.find(key);
+    if (failure || found == object.end())
+      return;
+    if (const char *expected = fromJson(*found, field))
+      failure = Error(prefix + "key '" + key + "': expected " + expected +
+                      ", got " + found->dump());
+  });
+  if (failure)
+    return *failure;
+  profile = std::move(updated);
+  return Status::success();
+}
+
+Status tilec::applyProfileFile(DeviceProfile &profile,
+                               const std::string &path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return Error(path + ": cannot open the device profile file");
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad())
+    return Error(path + ": cannot read the device profile file");
+  return applyProfileOverrides(profile, text.str(), path);
+}
+
+//===----------------------------------------------------------------------===//
+// Summary for people
+//===----------------------------------------------------------------------===//
+
+/// "512 KiB", "7.6 GiB": the largest binary unit that keeps a leading digit.
+static std::string formatBytes(uint64_t bytes) {
+  static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(units)) {
+    value /= 1024;
+    ++unit;
+  }
+  char text[32];
+  if (value == static_cast<double>(static_cast<uint64_t>(value)))
+    std::snprintf(text, sizeof(text), "%llu %s",
+                  static_cast<unsigned long long>(value), units[unit]);
+  else
+    std::snprintf(text, sizeof(text), "%.1f %s", value, units[unit]);
+  return text;
+}
+
+std::string tilec::formatProfileSummary(const DeviceProfile &profile,
+                                        std::string_view indent) {
+  const PreferredVectorWidths &widths = profile.preferredVectorWidth;
+  std::ostringstream out;
+  out << indent << "type " << deviceTypeName(profile.type) << ", "
+      << profile.computeUnits << " compute units at " << profile.clockMHz
+      << " MHz, driver " << profile.driverVersion << "\n";
+  out << indent << "global memory " << formatBytes(profile.globalMemBytes)
+      << ", max allocation " << formatBytes(profile.maxAllocBytes)
+      << ", local memory " << formatBytes(profile.localMemBytes) << "\n";
+  out << indent << "work-group up to " << profile.maxWorkGroupSize << " items ("
+      << profile.maxWorkItemSizes[0] << " x " << profile.maxWorkItemSizes[1]
+      << " x " << profile.maxWorkItemSizes[2] << "), subgroup size ";
+  if (profile.subgroupSize)
+    out << *profile.subgroupSize;
+  else
+    out << "not exposed";
+  out << "\n";
+  out << indent << "fp64 " << (profile.supportsFp64 ? "yes" : "no") << ", fp16 "
+      << (profile.supportsFp16 ? "yes" : "no")
+      << "; preferred vector widths: char " << widths.charWidth << ", short "
+      << widths.shortWidth << ", int " << widths.intWidth << ", long "
+      << widths.longWidth << ", float " << widths.floatWidth << ", double "
+      << widths.doubleWidth << ", half " << widths.halfWidth << "\n";
+  return out.str();
+}
