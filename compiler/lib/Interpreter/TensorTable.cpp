@@ -26,7 +26,7 @@ std::optional<HostTensor> interp::makeTensor(DType dtype, const Shape &shape,
                                              llvm::SMLoc loc,
                                              llvm::SourceMgr &sourceMgr) {
   std::optional<int64_t> count = numElements(shape);
-  if (!count || *count > int64_t(SIZE_MAX / dtypeSize(dtype))) {
+  if (!count || uint64_t(*count) > SIZE_MAX / dtypeSize(dtype)) {
     reportError(sourceMgr, loc,
                 "cannot hold a tensor of shape " + formatCoordinates(shape));
     return std::nullopt;
