@@ -62,6 +62,10 @@ Value aggregationIdentity(AggregationKind kind, DType type);
 Value aggregate(AggregationKind kind, DType type, const Value &accumulator,
                 const Value &value);
 
+// The operations below take operands of `type` (other values are converted
+// as convertValue() does, except that a float operand keeps its f64 value),
+// and return float results in f64, unrounded: the caller rounds on store.
+
 /// The unary operator `op` on `operand` of `type`.
 llvm::Expected<Value> applyUnary(UnaryOp op, DType type, const Value &operand);
 
