@@ -35,19 +35,26 @@ public:
   /// Element `i` (flat C-order index) converted exactly to double where the
   /// dtype allows (i64/u64 beyond 2^53 round).
   double getDouble(int64_t i) const;
-  /// Element `i` as a signed integer (floats truncate toward zero).
+  /// Element `i` as a signed integer: floats truncate toward zero and
+  /// saturate to the int64_t range (NaN gives 0), u64 values above INT64_MAX
+  /// wrap, bools give 0 or 1.
   int64_t getInt(int64_t i) const;
-  /// Element `i` as an unsigned integer (the two's complement bits for
-  /// signed dtypes).
+  /// Element `i` as an unsigned integer: the two's complement bits for signed
+  /// dtypes; floats truncate toward zero and saturate to [0, 2^64 - 1] (NaN
+  /// gives 0); bools give 0 or 1.
   uint64_t getUInt(int64_t i) const;
 
   /// Stores `value` rounded once to the dtype (round-to-nearest-even for
-  /// floats, including f16/bf16 directly from double). For integer dtypes the
-  /// value is truncated toward zero and wrapped modulo 2^bits; bool stores
-  /// value != 0.
+  /// floats, including f16/bf16 directly from double; overflow gives
+  /// infinity; a NaN stays a quiet NaN). For integer dtypes the value is
+  /// truncated toward zero and saturated to the dtype's range, NaN giving 0,
+  /// as OpenCL's convert_<type>_sat does (C leaves out-of-range float to int
+  /// conversions undefined; this is the rule that is defined everywhere).
+  /// bool stores value != 0 (so NaN is true).
   void setDouble(int64_t i, double value);
-  /// Stores `value` wrapped modulo 2^bits of an integer dtype, or converted
-  /// for float and bool dtypes.
+  /// Stores `value` wrapped modulo 2^bits of an integer dtype, as value != 0
+  /// for bool, or rounded once to nearest-even for float dtypes (never
+  /// through double first).
   void setInt(int64_t i, int64_t value);
   void setUInt(int64_t i, uint64_t value);
 
@@ -66,7 +73,9 @@ private:
   std::vector<uint8_t> bytes;
 };
 
-/// IEEE binary16 and bfloat16 conversions, round-to-nearest-even.
+/// IEEE binary16 and bfloat16 conversions, round-to-nearest-even, overflow
+/// to infinity, subnormals kept; NaNs come out quiet with their sign and the
+/// leading bits of their payload.
 uint16_t doubleToHalf(double value);
 double halfToDouble(uint16_t bits);
 uint16_t doubleToBFloat16(double value);
