@@ -9,10 +9,13 @@
 
 namespace tilec {
 
-/// A tensor of deterministic pseudo-random values for `seed`: floats uniform
-/// in [-1, 1), signed integers in [-8, 8), unsigned integers in [0, 16),
-/// bools 0 or 1. The ranges keep sums and products of test-sized
-/// contractions exact and free of overflow.
+/// A tensor of deterministic pseudo-random values for `seed`, the same on
+/// every platform: floats uniform over the nonzero multiples of 2^-p in
+/// [-1, 1), p being the dtype's significand precision (so exact in the dtype,
+/// and never zero, which would hide unwritten outputs), signed integers in
+/// [-8, 8), unsigned integers in [0, 16), bools 0 or 1. The integer ranges
+/// keep sums and products of test-sized contractions exact and free of
+/// overflow.
 HostTensor randomTensor(DType dtype, const Shape &shape, uint64_t seed);
 
 } // namespace tilec

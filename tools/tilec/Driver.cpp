@@ -1,0 +1,73 @@
+//===- Driver.cpp - Shared pieces of the tilec subcommands ----------------===//
+
+#include "Driver.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace tilec {
+
+void reportError(const Twine &message) {
+  WithColor::error(errs(), "tilec") << message << "\n";
+}
+
+std::optional<ArgBinding> parseArgSpec(StringRef spec, std::string &error) {
+  auto fail = [&](const Twine &why) -> std::optional<ArgBinding> {
+    error = ("invalid --arg '" + spec + "': " + why +
+             " (expected NAME=DTYPE[d0,d1,...], e.g. A=f32[1024,512])")
+                .str();
+    return std::nullopt;
+  };
+  auto [name, type] = spec.split('=');
+  if (name.empty() || type.empty())
+    return fail("no '='");
+  size_t open = type.find('[');
+  if (open == StringRef::npos || !type.ends_with("]"))
+    return fail("no [dims]");
+
+  ArgBinding binding;
+  binding.name = name.str();
+  std::optional<DType> dtype = parseDType(type.take_front(open));
+  if (!dtype)
+    return fail("unknown dtype '" + type.take_front(open) + "'");
+  binding.dtype = *dtype;
+
+  StringRef dims = type.slice(open + 1, type.size() - 1).trim();
+  if (dims.empty())
+    return binding;
+  SmallVector<StringRef> parts;
+  dims.split(parts, ',');
+  for (StringRef part : parts) {
+    int64_t extent;
+    if (part.trim().getAsInteger(10, extent) || extent < 0)
+      return fail("'" + part.trim() + "' is not a non-negative integer");
+    binding.shape.push_back(extent);
+  }
+  if (!numElements(binding.shape))
+    return fail("the element count overflows");
+  return binding;
+}
+
+std::unique_ptr<LoadedSource> loadSource(StringRef path, StringRef entry) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
+  if (std::error_code ec = buffer.getError()) {
+    reportError("cannot read '" + path + "': " + ec.message());
+    return nullptr;
+  }
+  auto source = std::make_unique<LoadedSource>();
+  unsigned bufferId =
+      source->sourceMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
+  source->module = parseModule(source->sourceMgr, bufferId);
+  if (!source->module)
+    return nullptr;
+  source->function = selectFunction(*source->module, entry, source->sourceMgr);
+  if (!source->function)
+    return nullptr;
+  return source;
+}
+
+} // namespace tilec

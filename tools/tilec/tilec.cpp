@@ -1,0 +1,103 @@
+//===- tilec.cpp - The tilec command-line driver --------------------------===//
+//
+// tilec compile FILE.tile --arg NAME=DTYPE[dims] ... --emit tile|mlir [-o OUT]
+// tilec run FILE.tile [--in NAME=FILE.npy | --arg ... --random] [--out DIR]
+//                     [--backend reference] [--check]
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace tilec;
+
+static cl::OptionCategory tilecCategory("tilec options");
+
+static cl::SubCommand compileCommand("compile",
+                                     "Compile a .tile function and print it");
+static cl::SubCommand runCommand(
+    "run", "Run a .tile function on .npy or random inputs");
+
+static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
+                                      cl::desc("<file.tile>"),
+                                      cl::sub(compileCommand),
+                                      cl::sub(runCommand),
+                                      cl::cat(tilecCategory));
+static cl::opt<std::string>
+    entry("entry", cl::desc("The function to use when the file holds several"),
+          cl::value_desc("name"), cl::sub(compileCommand), cl::sub(runCommand),
+          cl::cat(tilecCategory));
+static cl::list<std::string>
+    argSpecs("arg", cl::desc("Bind an input's dtype and shape"),
+             cl::value_desc("NAME=DTYPE[d0,d1,...]"), cl::sub(compileCommand),
+             cl::sub(runCommand), cl::cat(tilecCategory));
+
+static cl::opt<std::string>
+    emit("emit", cl::desc("What to print"), cl::Required,
+         cl::values(clEnumValN(std::string("tile"), "tile",
+                               "the specialised Tile program"),
+                    clEnumValN(std::string("mlir"), "mlir",
+                               "the `tile` MLIR dialect")),
+         cl::sub(compileCommand), cl::cat(tilecCategory));
+static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
+                                       cl::value_desc("path"), cl::init("-"),
+                                       cl::sub(compileCommand),
+                                       cl::cat(tilecCategory));
+
+static cl::list<std::string>
+    inputFiles("in", cl::desc("An input's data"),
+               cl::value_desc("NAME=FILE.npy"), cl::sub(runCommand),
+               cl::cat(tilecCategory));
+static cl::opt<bool> random("random",
+                            cl::desc("Fill inputs bound by --arg with random "
+                                     "values"),
+                            cl::sub(runCommand), cl::cat(tilecCategory));
+static cl::opt<uint64_t> seed("seed", cl::desc("Seed of --random"),
+                              cl::init(1), cl::sub(runCommand),
+                              cl::cat(tilecCategory));
+static cl::opt<std::string>
+    outDir("out", cl::desc("Write every output to DIR/<output>.npy"),
+           cl::value_desc("DIR"), cl::sub(runCommand), cl::cat(tilecCategory));
+static cl::opt<std::string> backend("backend", cl::desc("Where to run"),
+                                    cl::value_desc("reference"),
+                                    cl::init("reference"), cl::sub(runCommand),
+                                    cl::cat(tilecCategory));
+static cl::opt<bool>
+    check("check",
+          cl::desc("Compare every output with the reference interpreter"),
+          cl::sub(runCommand), cl::cat(tilecCategory));
+
+int main(int argc, char **argv) {
+  InitLLVM initLLVM(argc, argv);
+  for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &compileCommand,
+                              &runCommand})
+    cl::HideUnrelatedOptions(tilecCategory, *sub);
+  cl::SetVersionPrinter(
+      [](raw_ostream &os) { os << "tilec " << TILEC_VERSION << "\n"; });
+
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "tilec: compiles Tile tensor programs to GPU kernels\n\n"
+          "  tilec compile FILE.tile --arg A=f32[64,32] ... --emit tile|mlir\n"
+          "  tilec run FILE.tile --in A=a.npy ... [--out DIR] [--check]\n"
+          "  tilec run FILE.tile --arg A=f32[64,32] ... --random\n\n"
+          "  `tilec SUBCOMMAND --help` lists a subcommand's options.\n",
+          &errs()))
+    return ExitUsageError;
+
+  if (compileCommand) {
+    CompileOptions options{inputPath, entry, argSpecs, emit, outputPath};
+    return runCompile(options);
+  }
+  if (runCommand) {
+    RunOptions options{inputPath, entry,  argSpecs, inputFiles, random,
+                       seed,      outDir, backend,  check};
+    return runRun(options);
+  }
+  errs() << "tilec: no subcommand (see tilec --help)\n";
+  return ExitUsageError;
+}
