@@ -1,0 +1,149 @@
+//===- AST.h - Syntax tree of Tile source -----------------------*- C++ -*-===//
+//
+// What the parser produces: the program as written, with a source location on
+// every node so that sema can point its diagnostics at the construct at fault.
+// Names are kept as written; whether a name denotes a tensor, a dimension or
+// an index variable is decided by sema from its case and its definitions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_FRONTEND_AST_H
+#define TILEC_FRONTEND_AST_H
+
+#include "tilec/Sema/Program.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tilec {
+namespace ast {
+
+/// PlaidML's rule: a name with an upper-case initial is a tensor or a
+/// dimension; anything else (lower case, `_`) is an index variable.
+bool isUpperCaseName(llvm::StringRef name);
+
+/// How a binary operator binds (higher binds tighter; `||` is 1, `*` is 10)
+/// and how it is written.
+unsigned getPrecedence(BinaryOp op);
+const char *getSpelling(BinaryOp op);
+/// The precedence of unary operators, above every binary operator.
+constexpr unsigned kUnaryPrecedence = 11;
+
+/// One expression node. The same node kinds serve index polynomials, output
+/// sizes, constraints and elementwise expressions; sema checks which kinds
+/// each context admits.
+struct Expr {
+  enum class Kind {
+    IntLiteral,   // `intValue` (non-negative; `-` is a Unary node)
+    FloatLiteral, // `floatValue`
+    Name,         // `name`
+    Access,       // `name[operands...]`
+    Unary,        // `unaryOp` operands[0]
+    Binary,       // operands[0] `binaryOp` operands[1]
+    Conditional,  // operands[0] ? operands[1] : operands[2]
+    Call,         // `name(operands...)`
+  };
+
+  Kind kind = Kind::IntLiteral;
+  llvm::SMLoc loc;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  std::string name;
+  UnaryOp unaryOp = UnaryOp::Neg;
+  BinaryOp binaryOp = BinaryOp::Add;
+  std::vector<std::unique_ptr<Expr>> operands;
+  /// The height of the tree rooted here (1 for a leaf); the parser bounds it
+  /// so that every recursive walk of a tree has bounded depth.
+  unsigned height = 1;
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+/// `T[indices...]` inside a contraction.
+struct TensorAccess {
+  std::string tensor;
+  llvm::SMLoc loc;
+  std::vector<ExprPtr> indices;
+};
+
+/// `, poly < bound`.
+struct ConstraintClause {
+  ExprPtr poly;
+  ExprPtr bound;
+  llvm::SMLoc loc;
+};
+
+/// `O[indices : sizes] = AGG(operands) constraints [no_defract] [default D]`.
+struct ContractionStmt {
+  std::vector<ExprPtr> outputIndices;
+  std::vector<ExprPtr> outputSizes;
+  AggregationKind aggregation = AggregationKind::Sum;
+  CombinationKind combination = CombinationKind::None;
+  llvm::SMLoc combinationLoc;
+  std::vector<TensorAccess> operands;
+  std::vector<ConstraintClause> constraints;
+  bool noDefract = false;
+  std::optional<std::string> defaultTensor;
+  llvm::SMLoc defaultLoc;
+};
+
+/// `O = expr`.
+struct ElementwiseStmt {
+  ExprPtr value;
+};
+
+struct Statement {
+  /// The name this statement defines, and where.
+  std::string output;
+  llvm::SMLoc loc;
+  std::variant<ContractionStmt, ElementwiseStmt> body;
+};
+
+/// One dimension of a parameter: a name, or an integer literal (a checked
+/// constraint, as the printer writes specialised parameters).
+struct ParamDim {
+  std::optional<std::string> name;
+  int64_t value = 0;
+  llvm::SMLoc loc;
+};
+
+struct Param {
+  std::string name;
+  llvm::SMLoc loc;
+  /// nullopt for a parameter written without brackets.
+  std::optional<std::vector<ParamDim>> dims;
+};
+
+struct Result {
+  std::string name;
+  llvm::SMLoc loc;
+};
+
+class Function {
+public:
+  /// Empty when the function is anonymous.
+  std::string name;
+  /// The `function` keyword.
+  llvm::SMLoc loc;
+  std::vector<Param> params;
+  std::vector<Result> results;
+  std::vector<Statement> statements;
+};
+
+class Module {
+public:
+  std::vector<std::unique_ptr<Function>> functions;
+  /// The start of the buffer, for errors about the module as a whole.
+  llvm::SMLoc loc;
+};
+
+} // namespace ast
+} // namespace tilec
+
+#endif // TILEC_FRONTEND_AST_H

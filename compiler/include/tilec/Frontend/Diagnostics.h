@@ -1,0 +1,40 @@
+//===- Diagnostics.h - Error reporting of the frontend ----------*- C++ -*-===//
+//
+// A thin layer over llvm::SourceMgr::PrintMessage that counts errors, so the
+// parser and sema can keep going after an error (to report independent errors
+// in one run) and still fail at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_FRONTEND_DIAGNOSTICS_H
+#define TILEC_FRONTEND_DIAGNOSTICS_H
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SMLoc.h"
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace tilec {
+
+class Diagnostics {
+public:
+  explicit Diagnostics(llvm::SourceMgr &sourceMgr) : sourceMgr(sourceMgr) {}
+
+  /// `file:line:col: error: message` with the source line and a caret.
+  void error(llvm::SMLoc loc, const llvm::Twine &message);
+  /// A note attached to the previous error (a related location).
+  void note(llvm::SMLoc loc, const llvm::Twine &message);
+
+  unsigned getErrorCount() const { return errorCount; }
+  llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
+
+private:
+  llvm::SourceMgr &sourceMgr;
+  unsigned errorCount = 0;
+};
+
+} // namespace tilec
+
+#endif // TILEC_FRONTEND_DIAGNOSTICS_H

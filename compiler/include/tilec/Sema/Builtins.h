@@ -1,0 +1,40 @@
+//===- Builtins.h - The elementwise builtin functions ------------*- C++
+//-*-===//
+//
+// The spelling and typing class of each Builtin (spec section 4), shared by
+// sema (which types calls) and the printer (which writes them).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_SEMA_BUILTINS_H
+#define TILEC_SEMA_BUILTINS_H
+
+#include "tilec/Sema/Program.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace tilec {
+
+/// How a builtin types its operands.
+enum class BuiltinClass {
+  /// exp, sin, pow, ...: computes in a float type (f32 for integer operands).
+  Float,
+  /// abs, floor, relu, ...: keeps integer types (bool computes in i32).
+  Numeric,
+};
+
+struct BuiltinInfo {
+  Builtin builtin;
+  const char *name;
+  unsigned arity;
+  BuiltinClass typeClass;
+};
+
+const BuiltinInfo &getBuiltinInfo(Builtin builtin);
+std::optional<Builtin> lookupBuiltin(llvm::StringRef name);
+
+} // namespace tilec
+
+#endif // TILEC_SEMA_BUILTINS_H

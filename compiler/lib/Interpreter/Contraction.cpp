@@ -1,0 +1,427 @@
+//===- Contraction.cpp - Evaluation of contractions -----------------------===//
+//
+// A contraction aggregates over exactly its valid index tuples (spec section
+// 3): every index variable an integer, every access (inputs and output) an
+// integer in bounds, every constraint 0 <= poly < bound. The tuples are found
+// by a loop nest over the integer points of those inequalities, and each
+// candidate is checked exactly again before it contributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluation.h"
+#include "IndexSpace.h"
+#include "Scalar.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <limits>
+#include <numeric>
+
+using namespace tilec;
+using namespace tilec::interp;
+
+namespace {
+
+using Int128 = __int128;
+
+/// An affine polynomial times the lcm of its denominators:
+/// poly(x) = (sum coeffs[k] * x_k + constant) / scale, all integers.
+struct ScaledPoly {
+  std::vector<int64_t> coeffs;
+  int64_t constant = 0;
+  int64_t scale = 1;
+
+  /// scale * poly(tuple), or nullopt when it overflows 128 bits.
+  std::optional<Int128> evaluate(llvm::ArrayRef<int64_t> tuple) const {
+    Int128 sum = constant;
+    for (size_t k = 0; k < coeffs.size(); ++k)
+      if (__builtin_add_overflow(sum, Int128(coeffs[k]) * tuple[k], &sum))
+        return std::nullopt;
+    return sum;
+  }
+};
+
+std::optional<ScaledPoly> scalePoly(const AffinePoly &poly,
+                                    unsigned numIndices) {
+  if (poly.coeffs.size() != numIndices)
+    return std::nullopt;
+  int64_t scale = poly.constant.den;
+  if (scale <= 0)
+    return std::nullopt;
+  for (const Rational &c : poly.coeffs) {
+    if (c.den <= 0)
+      return std::nullopt;
+    int64_t factor = c.den / std::gcd(scale, c.den);
+    if (__builtin_mul_overflow(scale, factor, &scale))
+      return std::nullopt;
+  }
+  auto scaled = [&](const Rational &r, int64_t &out) {
+    return r.den > 0 && !__builtin_mul_overflow(r.num, scale / r.den, &out);
+  };
+  ScaledPoly result;
+  result.scale = scale;
+  result.coeffs.resize(numIndices);
+  for (unsigned k = 0; k < numIndices; ++k)
+    if (!scaled(poly.coeffs[k], result.coeffs[k]))
+      return std::nullopt;
+  if (!scaled(poly.constant, result.constant))
+    return std::nullopt;
+  return result;
+}
+
+/// One tensor access with the shape it indexes.
+struct AccessPlan {
+  std::vector<ScaledPoly> indices;
+  Shape shape;
+};
+
+/// Where an access lands for one index tuple.
+enum class AccessOutcome { InBounds, Skipped, Overflow };
+
+/// Computes the coordinates of `access` at `tuple` and its flat C-order
+/// offset. Skipped when a coordinate is fractional or out of bounds.
+AccessOutcome locate(const AccessPlan &access, llvm::ArrayRef<int64_t> tuple,
+                     llvm::SmallVectorImpl<int64_t> &coordinates,
+                     int64_t &offset) {
+  coordinates.clear();
+  offset = 0;
+  for (size_t d = 0; d < access.indices.size(); ++d) {
+    const ScaledPoly &poly = access.indices[d];
+    std::optional<Int128> scaled = poly.evaluate(tuple);
+    if (!scaled)
+      return AccessOutcome::Overflow;
+    if (*scaled % poly.scale != 0)
+      return AccessOutcome::Skipped;
+    Int128 coordinate = *scaled / poly.scale;
+    if (coordinate < 0 || coordinate >= access.shape[d])
+      return AccessOutcome::Skipped;
+    coordinates.push_back(static_cast<int64_t>(coordinate));
+    offset = offset * access.shape[d] + static_cast<int64_t>(coordinate);
+  }
+  return AccessOutcome::InBounds;
+}
+
+/// A constraint 0 <= poly < bound as 0 <= scale * poly < scale * bound.
+struct ConstraintPlan {
+  ScaledPoly poly;
+  Int128 scaledBound = 0;
+};
+
+/// Builds the inequalities whose integer points hold every valid tuple.
+class InequalityBuilder {
+public:
+  explicit InequalityBuilder(unsigned numIndices) : numIndices(numIndices) {}
+
+  /// low <= scale * poly <= high; false when a constant overflows int64.
+  bool addRange(const ScaledPoly &poly, Int128 low, Int128 high) {
+    if (low > high) {
+      // Nothing is in range (an empty extent): a false constant inequality.
+      system.push_back({std::vector<int64_t>(numIndices, 0), -1});
+      return true;
+    }
+    Int128 lowConstant = Int128(poly.constant) - low;
+    Int128 highConstant = high - Int128(poly.constant);
+    if (!fits(lowConstant) || !fits(highConstant))
+      return false;
+    std::vector<int64_t> negated(numIndices);
+    for (unsigned k = 0; k < numIndices; ++k)
+      negated[k] = -poly.coeffs[k];
+    system.push_back({poly.coeffs, static_cast<int64_t>(lowConstant)});
+    system.push_back({std::move(negated), static_cast<int64_t>(highConstant)});
+    return true;
+  }
+
+  std::vector<LinearInequality> take() { return std::move(system); }
+
+private:
+  static bool fits(Int128 value) {
+    return value > std::numeric_limits<int64_t>::min() &&
+           value <= std::numeric_limits<int64_t>::max();
+  }
+
+  unsigned numIndices;
+  std::vector<LinearInequality> system;
+};
+
+unsigned operandCount(CombinationKind kind) {
+  switch (kind) {
+  case CombinationKind::None:
+    return 1;
+  case CombinationKind::Cond:
+    return 3;
+  default:
+    return 2;
+  }
+}
+
+/// The value one valid tuple contributes, or nullopt when a Cond tuple's
+/// operands differ (the tuple does not contribute). Operands convert to the
+/// result dtype before they combine; Eq and Cond compare in the promoted
+/// dtype of their two compared operands.
+std::optional<Value> combine(CombinationKind kind, DType resultType,
+                             llvm::ArrayRef<Value> values,
+                             llvm::ArrayRef<DType> types) {
+  auto compareEqual = [&] {
+    DType common = promoteTypes(types[0], types[1]);
+    return llvm::cantFail(applyBinary(BinaryOp::Eq, common,
+                                      convertValue(values[0], common),
+                                      convertValue(values[1], common)));
+  };
+  switch (kind) {
+  case CombinationKind::None:
+    return convertValue(values[0], resultType);
+  case CombinationKind::Mul:
+  case CombinationKind::Add:
+    return llvm::cantFail(applyBinary(
+        kind == CombinationKind::Mul ? BinaryOp::Mul : BinaryOp::Add,
+        resultType, convertValue(values[0], resultType),
+        convertValue(values[1], resultType)));
+  case CombinationKind::Eq:
+    return convertValue(compareEqual(), resultType);
+  case CombinationKind::Cond:
+    if (!isTrue(compareEqual()))
+      return std::nullopt;
+    return convertValue(values[2], resultType);
+  }
+  return std::nullopt;
+}
+
+std::string formatTuple(llvm::ArrayRef<std::string> names,
+                        llvm::ArrayRef<int64_t> tuple) {
+  std::string text;
+  for (size_t k = 0; k < names.size(); ++k)
+    text += (k ? ", " : "") + names[k] + " = " + std::to_string(tuple[k]);
+  return text;
+}
+
+/// Evaluates one contraction once its operands are resolved.
+class ContractionEvaluator {
+public:
+  ContractionEvaluator(const Statement &statement,
+                       const Contraction &contraction, const TensorTable &table)
+      : statement(statement), contraction(contraction), table(table),
+        output(table.getProgram().tensors[statement.output]) {}
+
+  std::optional<HostTensor> run();
+
+private:
+  bool fail(const llvm::Twine &message) {
+    reportError(table.getSourceMgr(), statement.loc, message);
+    return false;
+  }
+
+  bool resolveOperands();
+  bool planAccess(llvm::ArrayRef<AffinePoly> indices, const Shape &shape,
+                  InequalityBuilder &inequalities);
+  bool planConstraints(InequalityBuilder &inequalities);
+  void initialize();
+  /// Folds the contribution of `tuple`, if it is valid; false after
+  /// reporting an error.
+  bool visit(llvm::ArrayRef<int64_t> tuple);
+
+  const Statement &statement;
+  const Contraction &contraction;
+  const TensorTable &table;
+  const TensorDecl &output;
+
+  std::vector<const HostTensor *> operands;
+  std::vector<DType> operandTypes;
+  const HostTensor *defaults = nullptr;
+  /// The output access first, then one per operand.
+  std::vector<AccessPlan> accesses;
+  std::vector<ConstraintPlan> constraints;
+
+  /// One accumulator per output element (floats unrounded).
+  std::vector<Value> accumulators;
+  /// For `=`: the elements some valid tuple has assigned.
+  std::vector<bool> assigned;
+
+  // Scratch space of visit().
+  llvm::SmallVector<int64_t, 8> coordinates, outputCoordinates;
+  llvm::SmallVector<Value, 3> values;
+};
+
+bool ContractionEvaluator::resolveOperands() {
+  unsigned expected = operandCount(contraction.combination);
+  if (contraction.operands.size() != expected)
+    return fail("internal error: the combination expects " +
+                llvm::Twine(expected) + " operand(s), the contraction has " +
+                llvm::Twine(contraction.operands.size()));
+  for (const Access &access : contraction.operands) {
+    const HostTensor *tensor = table.lookup(access.tensor, access.loc);
+    if (!tensor)
+      return false;
+    operands.push_back(tensor);
+    operandTypes.push_back(tensor->dtype());
+  }
+  return true;
+}
+
+bool ContractionEvaluator::planAccess(llvm::ArrayRef<AffinePoly> indices,
+                                      const Shape &shape,
+                                      InequalityBuilder &inequalities) {
+  if (indices.size() != shape.size())
+    return fail("internal error: an access of rank " +
+                llvm::Twine(indices.size()) + " to a tensor of rank " +
+                llvm::Twine(shape.size()));
+  AccessPlan plan;
+  plan.shape = shape;
+  for (size_t d = 0; d < indices.size(); ++d) {
+    std::optional<ScaledPoly> poly =
+        scalePoly(indices[d], contraction.indexNames.size());
+    if (!poly ||
+        !inequalities.addRange(*poly, 0, Int128(poly->scale) * (shape[d] - 1)))
+      return fail("an index polynomial of this contraction overflows 64-bit "
+                  "index arithmetic");
+    plan.indices.push_back(std::move(*poly));
+  }
+  accesses.push_back(std::move(plan));
+  return true;
+}
+
+bool ContractionEvaluator::planConstraints(InequalityBuilder &inequalities) {
+  for (const Constraint &constraint : contraction.constraints) {
+    std::optional<ScaledPoly> poly =
+        scalePoly(constraint.poly, contraction.indexNames.size());
+    if (!poly) {
+      reportError(table.getSourceMgr(), constraint.loc,
+                  "this constraint overflows 64-bit index arithmetic");
+      return false;
+    }
+    // Over integer tuples, scale * poly is an integer, so the strict bound
+    // becomes scale * bound - 1.
+    Int128 scaledBound = Int128(poly->scale) * constraint.bound;
+    if (!inequalities.addRange(*poly, 0, scaledBound - 1)) {
+      reportError(table.getSourceMgr(), constraint.loc,
+                  "this constraint overflows 64-bit index arithmetic");
+      return false;
+    }
+    constraints.push_back({std::move(*poly), scaledBound});
+  }
+  return true;
+}
+
+void ContractionEvaluator::initialize() {
+  int64_t count = numElements(output.shape).value_or(0);
+  accumulators.resize(count);
+  Value identity = aggregationIdentity(contraction.aggregation, output.dtype);
+  for (int64_t i = 0; i < count; ++i)
+    accumulators[i] =
+        defaults ? convertValue(loadElement(*defaults, i), output.dtype)
+                 : identity;
+  if (contraction.aggregation == AggregationKind::Assign)
+    assigned.assign(count, false);
+}
+
+bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple) {
+  auto overflow = [&] {
+    return fail("index arithmetic overflows at " +
+                formatTuple(contraction.indexNames, tuple));
+  };
+  for (const ConstraintPlan &constraint : constraints) {
+    std::optional<Int128> scaled = constraint.poly.evaluate(tuple);
+    if (!scaled)
+      return overflow();
+    if (*scaled < 0 || *scaled >= constraint.scaledBound)
+      return true;
+  }
+  int64_t outputOffset;
+  switch (locate(accesses[0], tuple, outputCoordinates, outputOffset)) {
+  case AccessOutcome::Overflow:
+    return overflow();
+  case AccessOutcome::Skipped:
+    return true;
+  case AccessOutcome::InBounds:
+    break;
+  }
+  values.clear();
+  for (size_t i = 0; i < operands.size(); ++i) {
+    int64_t offset;
+    switch (locate(accesses[i + 1], tuple, coordinates, offset)) {
+    case AccessOutcome::Overflow:
+      return overflow();
+    case AccessOutcome::Skipped:
+      return true;
+    case AccessOutcome::InBounds:
+      break;
+    }
+    values.push_back(loadElement(*operands[i], offset));
+  }
+  std::optional<Value> contribution =
+      combine(contraction.combination, output.dtype, values, operandTypes);
+  if (!contribution)
+    return true;
+  if (contraction.aggregation == AggregationKind::Assign) {
+    if (assigned[outputOffset])
+      return fail("element " + formatCoordinates(outputCoordinates) + " of '" +
+                  output.name +
+                  "' is assigned by more than one index tuple (again by " +
+                  formatTuple(contraction.indexNames, tuple) + ")");
+    assigned[outputOffset] = true;
+  }
+  accumulators[outputOffset] =
+      aggregate(contraction.aggregation, output.dtype,
+                accumulators[outputOffset], *contribution);
+  return true;
+}
+
+std::optional<HostTensor> ContractionEvaluator::run() {
+  if (!resolveOperands())
+    return std::nullopt;
+  if (contraction.defaultTensor) {
+    defaults = table.lookup(*contraction.defaultTensor, statement.loc);
+    if (!defaults)
+      return std::nullopt;
+    if (defaults->shape() != output.shape) {
+      fail("internal error: the default tensor's shape " +
+           formatCoordinates(defaults->shape()) +
+           " differs from the output's " + formatCoordinates(output.shape));
+      return std::nullopt;
+    }
+  }
+
+  InequalityBuilder inequalities(contraction.indexNames.size());
+  if (!planAccess(contraction.outputIndices, output.shape, inequalities))
+    return std::nullopt;
+  for (size_t i = 0; i < operands.size(); ++i)
+    if (!planAccess(contraction.operands[i].indices, operands[i]->shape(),
+                    inequalities))
+      return std::nullopt;
+  if (!planConstraints(inequalities))
+    return std::nullopt;
+
+  llvm::Expected<LoopNest> nest =
+      LoopNest::build(contraction.indexNames, inequalities.take());
+  if (!nest) {
+    fail(llvm::toString(nest.takeError()));
+    return std::nullopt;
+  }
+
+  std::optional<HostTensor> result = makeTensor(
+      output.dtype, output.shape, statement.loc, table.getSourceMgr());
+  if (!result)
+    return std::nullopt;
+  initialize();
+  bool failed = false;
+  if (llvm::Error error = nest->forEach([&](llvm::ArrayRef<int64_t> tuple) {
+        failed = !visit(tuple);
+        return !failed;
+      })) {
+    fail(llvm::toString(std::move(error)));
+    return std::nullopt;
+  }
+  if (failed)
+    return std::nullopt;
+  for (size_t i = 0; i < accumulators.size(); ++i)
+    storeElement(*result, i, accumulators[i]);
+  return result;
+}
+
+} // namespace
+
+std::optional<HostTensor>
+interp::evaluateContraction(const Statement &statement,
+                            const Contraction &contraction,
+                            const TensorTable &table) {
+  return ContractionEvaluator(statement, contraction, table).run();
+}

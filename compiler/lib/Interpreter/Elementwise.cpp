@@ -1,0 +1,241 @@
+//===- Elementwise.cpp - Evaluation of elementwise expressions ------------===//
+//
+// Every expression node is evaluated to a whole tensor of its own dtype and
+// broadcast shape, so each node's value is rounded to its dtype, as the
+// language defines it. Operands are read with NumPy broadcasting: shapes
+// align on the right and size-1 (or missing) dimensions stretch. Both sides
+// of a select are evaluated, so an error in either is reported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Evaluation.h"
+#include "Scalar.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace tilec;
+using namespace tilec::interp;
+
+namespace {
+
+/// A node's value: its own tensor, or a tensor of the table it reads.
+class NodeValue {
+public:
+  static NodeValue borrow(const HostTensor &tensor) {
+    NodeValue value;
+    value.borrowed = &tensor;
+    return value;
+  }
+  static NodeValue own(HostTensor tensor) {
+    NodeValue value;
+    value.owned = std::move(tensor);
+    return value;
+  }
+
+  const HostTensor &get() const { return owned ? *owned : *borrowed; }
+  HostTensor take() && { return owned ? std::move(*owned) : *borrowed; }
+
+private:
+  std::optional<HostTensor> owned;
+  const HostTensor *borrowed = nullptr;
+};
+
+/// Strides that map the coordinates of an element of `result` to the flat
+/// offset of the element of `operand` it reads under broadcasting (0 along
+/// stretched and missing dimensions); nullopt when the shapes do not
+/// broadcast.
+std::optional<std::vector<int64_t>> broadcastStrides(const Shape &operand,
+                                                     const Shape &result) {
+  if (operand.size() > result.size())
+    return std::nullopt;
+  std::vector<int64_t> strides(result.size(), 0);
+  size_t leading = result.size() - operand.size();
+  int64_t stride = 1;
+  for (size_t d = operand.size(); d-- > 0;) {
+    if (operand[d] != result[leading + d] && operand[d] != 1)
+      return std::nullopt;
+    if (operand[d] != 1)
+      strides[leading + d] = stride;
+    stride *= operand[d];
+  }
+  return strides;
+}
+
+class ExpressionEvaluator {
+public:
+  ExpressionEvaluator(const Statement &statement, const TensorTable &table)
+      : statement(statement), table(table) {}
+
+  std::optional<NodeValue> evaluate(const Expr &expr);
+
+private:
+  /// A function of the operands' values at one element of the result.
+  using ElementFn = llvm::function_ref<llvm::Expected<Value>(
+      llvm::ArrayRef<Value> operands, llvm::ArrayRef<int64_t> coordinates)>;
+
+  /// Evaluates `expr` by applying `fn` at every element of its shape to the
+  /// broadcast values of `operands`.
+  std::optional<NodeValue>
+  mapElements(const Expr &expr, llvm::ArrayRef<const HostTensor *> operands,
+              ElementFn fn);
+  std::optional<NodeValue> evaluateOperation(const Expr &expr);
+
+  void report(const Expr &expr, const llvm::Twine &message) {
+    reportError(table.getSourceMgr(),
+                expr.loc.isValid() ? expr.loc : statement.loc, message);
+  }
+
+  const Statement &statement;
+  const TensorTable &table;
+};
+
+std::optional<NodeValue>
+ExpressionEvaluator::mapElements(const Expr &expr,
+                                 llvm::ArrayRef<const HostTensor *> operands,
+                                 ElementFn fn) {
+  std::vector<std::vector<int64_t>> strides;
+  for (const HostTensor *operand : operands) {
+    std::optional<std::vector<int64_t>> operandStrides =
+        broadcastStrides(operand->shape(), expr.shape);
+    if (!operandStrides) {
+      report(expr,
+             "internal error: shape " + formatCoordinates(operand->shape()) +
+                 " does not broadcast to " + formatCoordinates(expr.shape));
+      return std::nullopt;
+    }
+    strides.push_back(std::move(*operandStrides));
+  }
+  std::optional<HostTensor> result =
+      makeTensor(expr.dtype, expr.shape, expr.loc, table.getSourceMgr());
+  if (!result)
+    return std::nullopt;
+
+  size_t rank = expr.shape.size();
+  std::vector<int64_t> coordinates(rank, 0);
+  std::vector<int64_t> offsets(operands.size(), 0);
+  llvm::SmallVector<Value, 3> values(operands.size());
+  for (int64_t flat = 0, count = result->numElements(); flat < count; ++flat) {
+    for (size_t i = 0; i < operands.size(); ++i)
+      values[i] = loadElement(*operands[i], offsets[i]);
+    llvm::Expected<Value> value = fn(values, coordinates);
+    if (!value) {
+      report(expr, llvm::toString(value.takeError()) + " at element " +
+                       formatCoordinates(coordinates));
+      return std::nullopt;
+    }
+    storeElement(*result, flat, *value);
+
+    // Step to the next coordinates in C order, keeping the offsets in step.
+    for (size_t d = rank; d-- > 0;) {
+      for (size_t i = 0; i < operands.size(); ++i)
+        offsets[i] += strides[i][d];
+      if (++coordinates[d] < expr.shape[d])
+        break;
+      for (size_t i = 0; i < operands.size(); ++i)
+        offsets[i] -= strides[i][d] * expr.shape[d];
+      coordinates[d] = 0;
+    }
+  }
+  return NodeValue::own(std::move(*result));
+}
+
+std::optional<NodeValue> ExpressionEvaluator::evaluate(const Expr &expr) {
+  switch (expr.kind) {
+  case Expr::Kind::Constant:
+    return mapElements(expr, {},
+                       [&](llvm::ArrayRef<Value>, llvm::ArrayRef<int64_t>)
+                           -> llvm::Expected<Value> { return expr.constant; });
+  case Expr::Kind::Tensor: {
+    const HostTensor *tensor = table.lookup(expr.tensor, expr.loc);
+    if (!tensor)
+      return std::nullopt;
+    return NodeValue::borrow(*tensor);
+  }
+  case Expr::Kind::Index:
+    if (expr.axis >= expr.shape.size()) {
+      report(expr, "internal error: index axis " + llvm::Twine(expr.axis) +
+                       " of a tensor of rank " +
+                       llvm::Twine(expr.shape.size()));
+      return std::nullopt;
+    }
+    return mapElements(
+        expr, {},
+        [&](llvm::ArrayRef<Value>, llvm::ArrayRef<int64_t> coordinates)
+            -> llvm::Expected<Value> { return coordinates[expr.axis]; });
+  default:
+    return evaluateOperation(expr);
+  }
+}
+
+std::optional<NodeValue>
+ExpressionEvaluator::evaluateOperation(const Expr &expr) {
+  std::vector<NodeValue> operandValues;
+  llvm::SmallVector<const HostTensor *, 3> operands;
+  operandValues.reserve(expr.operands.size());
+  for (const std::unique_ptr<Expr> &operand : expr.operands) {
+    std::optional<NodeValue> value = evaluate(*operand);
+    if (!value)
+      return std::nullopt;
+    operandValues.push_back(std::move(*value));
+  }
+  for (const NodeValue &value : operandValues)
+    operands.push_back(&value.get());
+
+  unsigned expected = expr.kind == Expr::Kind::Select   ? 3
+                      : expr.kind == Expr::Kind::Binary ? 2
+                      : expr.kind == Expr::Kind::Call   ? operands.size()
+                                                        : 1;
+  if (operands.empty() || operands.size() != expected) {
+    report(expr, "internal error: wrong number of operands");
+    return std::nullopt;
+  }
+  // The dtype the operation computes in (Program.h: sema converted every
+  // operand to it).
+  DType type = operands[0]->dtype();
+  switch (expr.kind) {
+  case Expr::Kind::Unary:
+    return mapElements(expr, operands,
+                       [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
+                         return applyUnary(expr.unaryOp, type, x[0]);
+                       });
+  case Expr::Kind::Binary:
+    return mapElements(expr, operands,
+                       [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
+                         return applyBinary(expr.binaryOp, type, x[0], x[1]);
+                       });
+  case Expr::Kind::Call:
+    return mapElements(expr, operands,
+                       [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
+                         return applyBuiltin(expr.builtin, type, x);
+                       });
+  case Expr::Kind::Select:
+    return mapElements(expr, operands,
+                       [&](llvm::ArrayRef<Value> x,
+                           llvm::ArrayRef<int64_t>) -> llvm::Expected<Value> {
+                         return isTrue(x[0]) ? x[1] : x[2];
+                       });
+  default: // Cast: storing into the node's dtype converts.
+    return mapElements(expr, operands,
+                       [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>)
+                           -> llvm::Expected<Value> { return x[0]; });
+  }
+}
+
+} // namespace
+
+std::optional<HostTensor>
+interp::evaluateElementwise(const Statement &statement,
+                            const Elementwise &elementwise,
+                            const TensorTable &table) {
+  if (!elementwise.value) {
+    reportError(table.getSourceMgr(), statement.loc,
+                "internal error: an elementwise statement without a value");
+    return std::nullopt;
+  }
+  std::optional<NodeValue> value =
+      ExpressionEvaluator(statement, table).evaluate(*elementwise.value);
+  if (!value)
+    return std::nullopt;
+  return std::move(*value).take();
+}

@@ -1,0 +1,86 @@
+//===- Evaluation.h - Statement evaluators of the interpreter ---*- C++ -*-===//
+//
+// What the interpreter's driver shares with the evaluator of each statement
+// kind: the table of tensor values and error reporting.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_INTERPRETER_EVALUATION_H
+#define TILEC_LIB_INTERPRETER_EVALUATION_H
+
+#include "tilec/Runtime/HostTensor.h"
+#include "tilec/Sema/Program.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/SMLoc.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace tilec {
+namespace interp {
+
+/// Reports `message` as an error at `loc` (or without a location when `loc`
+/// is invalid).
+void reportError(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
+                 const llvm::Twine &message);
+
+/// "[1, 2, 3]".
+std::string formatCoordinates(llvm::ArrayRef<int64_t> coordinates);
+
+/// A zero-filled tensor, or nullopt after reporting at `loc` when `shape`
+/// has a negative extent or too many elements.
+std::optional<HostTensor> makeTensor(DType dtype, const Shape &shape,
+                                     llvm::SMLoc loc,
+                                     llvm::SourceMgr &sourceMgr);
+
+/// The value of every tensor of a program that has one so far: the inputs
+/// (borrowed from the caller) and the results of the statements run so far.
+class TensorTable {
+public:
+  TensorTable(const Program &program, llvm::SourceMgr &sourceMgr);
+
+  void bind(unsigned id, const HostTensor &input);
+  void define(unsigned id, HostTensor value);
+
+  /// The value of tensor `id`, or null after reporting at `loc` when the
+  /// program uses a tensor that has no value yet (an inconsistent program).
+  const HostTensor *lookup(unsigned id, llvm::SMLoc loc) const;
+
+  const Program &getProgram() const { return program; }
+  llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
+
+private:
+  const Program &program;
+  llvm::SourceMgr &sourceMgr;
+  std::vector<const HostTensor *> values;
+  /// Storage of the statements' results; sized once, so `values` may point
+  /// into it.
+  std::vector<std::optional<HostTensor>> computed;
+};
+
+/// Each evaluator returns the value of `statement`'s output, or nullopt after
+/// reporting an error at the statement (or at the expression at fault).
+std::optional<HostTensor> evaluateContraction(const Statement &statement,
+                                              const Contraction &contraction,
+                                              const TensorTable &table);
+std::optional<HostTensor> evaluateElementwise(const Statement &statement,
+                                              const Elementwise &elementwise,
+                                              const TensorTable &table);
+std::optional<HostTensor> evaluateReshape(const Statement &statement,
+                                          const Reshape &reshape,
+                                          const TensorTable &table);
+std::optional<HostTensor> evaluateShapeOf(const Statement &statement,
+                                          const ShapeOf &shapeOf,
+                                          const TensorTable &table);
+
+} // namespace interp
+} // namespace tilec
+
+#endif // TILEC_LIB_INTERPRETER_EVALUATION_H

@@ -1,0 +1,58 @@
+//===- TensorTable.cpp - Tensor values and error reporting ----------------===//
+
+#include "Evaluation.h"
+
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tilec;
+using namespace tilec::interp;
+
+void interp::reportError(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
+                         const llvm::Twine &message) {
+  sourceMgr.PrintMessage(loc, llvm::SourceMgr::DK_Error, message);
+}
+
+std::string interp::formatCoordinates(llvm::ArrayRef<int64_t> coordinates) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << '[';
+  llvm::interleaveComma(coordinates, os);
+  os << ']';
+  return text;
+}
+
+std::optional<HostTensor> interp::makeTensor(DType dtype, const Shape &shape,
+                                             llvm::SMLoc loc,
+                                             llvm::SourceMgr &sourceMgr) {
+  std::optional<int64_t> count = numElements(shape);
+  if (!count || uint64_t(*count) > SIZE_MAX / dtypeSize(dtype)) {
+    reportError(sourceMgr, loc,
+                "cannot hold a tensor of shape " + formatCoordinates(shape));
+    return std::nullopt;
+  }
+  return HostTensor(dtype, shape);
+}
+
+TensorTable::TensorTable(const Program &program, llvm::SourceMgr &sourceMgr)
+    : program(program), sourceMgr(sourceMgr),
+      values(program.tensors.size(), nullptr),
+      computed(program.tensors.size()) {}
+
+void TensorTable::bind(unsigned id, const HostTensor &input) {
+  values[id] = &input;
+}
+
+void TensorTable::define(unsigned id, HostTensor value) {
+  computed[id] = std::move(value);
+  values[id] = &*computed[id];
+}
+
+const HostTensor *TensorTable::lookup(unsigned id, llvm::SMLoc loc) const {
+  if (id < values.size() && values[id])
+    return values[id];
+  reportError(sourceMgr, loc,
+              "internal error: the program uses tensor #" + llvm::Twine(id) +
+                  " before it has a value");
+  return nullptr;
+}

@@ -1,0 +1,123 @@
+//===- ShapeBinding.cpp - Binding parameters to dtypes and shapes ---------===//
+//
+// Every parameter is bound exactly once; its declared rank and integer dims
+// must match the binding, and a dimension name declared twice is a checked
+// equality.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Specializer.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+namespace tilec {
+namespace sema {
+
+bool Specializer::bindParams(llvm::ArrayRef<ArgBinding> args) {
+  bool ok = true;
+  llvm::StringMap<const ArgBinding *> bindings;
+  for (const ArgBinding &arg : args) {
+    const ast::Param *param = nullptr;
+    for (const ast::Param &candidate : function.params)
+      if (candidate.name == arg.name)
+        param = &candidate;
+    if (!param) {
+      std::string available;
+      for (const ast::Param &candidate : function.params)
+        available += (available.empty() ? "" : ", ") + candidate.name;
+      diags.error(function.loc,
+                  "an argument is bound to '" + arg.name +
+                      "', which is not a parameter of this function" +
+                      (available.empty() ? " (it has none)"
+                                         : " (parameters: " + available + ")"));
+      ok = false;
+      continue;
+    }
+    if (!bindings.try_emplace(arg.name, &arg).second) {
+      diags.error(param->loc,
+                  "parameter '" + arg.name + "' is bound more than once");
+      ok = false;
+    }
+  }
+
+  for (const ast::Param &param : function.params) {
+    if (!checkNewName(param.name, param.loc)) {
+      ok = false;
+      continue;
+    }
+    const ArgBinding *binding = bindings.lookup(param.name);
+    if (!binding) {
+      diags.error(param.loc, "parameter '" + param.name + "' is not bound");
+      addFailedName(param.name, param.loc);
+      ok = false;
+      continue;
+    }
+    if (!bindParam(param, *binding))
+      ok = false;
+  }
+  return ok;
+}
+
+bool Specializer::bindParam(const ast::Param &param,
+                            const ArgBinding &binding) {
+  const Shape &shape = binding.shape;
+  std::string type = formatType(binding.dtype, shape);
+  bool ok = true;
+  if (llvm::any_of(shape, [](int64_t extent) { return extent < 0; })) {
+    diags.error(param.loc, "parameter '" + param.name +
+                               "' is bound to a negative extent: " + type);
+    ok = false;
+  } else if (!checkElementCount(shape, param.loc)) {
+    ok = false;
+  } else if (param.dims && param.dims->size() != shape.size()) {
+    diags.error(param.loc, "parameter '" + param.name + "' has rank " +
+                               llvm::Twine(param.dims->size()) +
+                               " but is bound to " + type);
+    ok = false;
+  } else if (param.dims) {
+    for (auto [axis, dim] : llvm::enumerate(*param.dims))
+      ok &= bindDim(param, dim, binding, axis);
+  }
+  if (!ok) {
+    addFailedName(param.name, param.loc);
+    return false;
+  }
+  unsigned index = addTensor(param.name, param.loc, binding.dtype, shape);
+  program.tensors[index].isInput = true;
+  program.inputs.push_back(index);
+  return true;
+}
+
+bool Specializer::bindDim(const ast::Param &param, const ast::ParamDim &dim,
+                          const ArgBinding &binding, unsigned axis) {
+  int64_t extent = binding.shape[axis];
+  std::string source =
+      param.name + ": " + formatType(binding.dtype, binding.shape);
+  if (!dim.name) {
+    if (dim.value == extent)
+      return true;
+    diags.error(dim.loc, "parameter '" + param.name + "' requires extent " +
+                             llvm::Twine(dim.value) + " at axis " +
+                             llvm::Twine(axis) + " but is bound to " + source);
+    return false;
+  }
+  const std::string &name = *dim.name;
+  auto it = names.find(name);
+  if (it != names.end() && it->second.dimValue) {
+    if (*it->second.dimValue == extent)
+      return true;
+    diags.error(dim.loc, "dimension '" + name + "' is " + llvm::Twine(extent) +
+                             " in " + source + " but " +
+                             llvm::Twine(*it->second.dimValue) + " in " +
+                             it->second.dimSource);
+    diags.note(it->second.loc, "'" + name + "' is first declared here");
+    return false;
+  }
+  if (!checkNewName(name, dim.loc))
+    return false;
+  names[name] = NameInfo{dim.loc, std::nullopt, extent, source};
+  return true;
+}
+
+} // namespace sema
+} // namespace tilec

@@ -1,0 +1,174 @@
+//===- Specialize.cpp - From a function and bindings to a Program ---------===//
+//
+// The driver of specialisation and the scope of upper-case names. Each
+// statement is specialised on its own; a statement that fails marks its name
+// as failed and sema goes on with the next one, so independent errors are all
+// reported in one run.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Specializer.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tilec {
+namespace sema {
+
+std::string formatShape(const Shape &shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    os << (i ? ", " : "") << shape[i];
+  os << "]";
+  return text;
+}
+
+std::string formatType(DType dtype, const Shape &shape) {
+  return dtypeName(dtype) + formatShape(shape);
+}
+
+bool Specializer::checkNewName(llvm::StringRef name, llvm::SMLoc loc) {
+  if (!ast::isUpperCaseName(name)) {
+    diags.error(loc, "'" + name +
+                         "' cannot name a tensor: tensor and dimension names "
+                         "start with an upper-case letter");
+    return false;
+  }
+  auto it = names.find(name);
+  if (it == names.end())
+    return true;
+  diags.error(loc, "redefinition of '" + name + "'");
+  diags.note(it->second.loc, "'" + name + "' is first defined here");
+  return false;
+}
+
+unsigned Specializer::addTensor(llvm::StringRef name, llvm::SMLoc loc,
+                                DType dtype, Shape shape) {
+  unsigned index = program.tensors.size();
+  TensorDecl decl;
+  decl.name = name.str();
+  decl.dtype = dtype;
+  decl.shape = std::move(shape);
+  decl.loc = loc;
+  program.tensors.push_back(std::move(decl));
+  names[name] = NameInfo{loc, index, std::nullopt, ""};
+  return index;
+}
+
+void Specializer::addFailedName(llvm::StringRef name, llvm::SMLoc loc) {
+  names.try_emplace(name, NameInfo{loc, std::nullopt, std::nullopt, ""});
+}
+
+std::optional<unsigned> Specializer::lookupTensor(llvm::StringRef name,
+                                                  llvm::SMLoc loc) {
+  auto it = names.find(name);
+  if (it == names.end()) {
+    diags.error(loc, "use of undefined tensor '" + name + "'");
+    return std::nullopt;
+  }
+  if (it->second.dimValue) {
+    diags.error(loc, "'" + name + "' is a dimension, not a tensor");
+    diags.note(it->second.loc, "'" + name + "' is declared here");
+    return std::nullopt;
+  }
+  return it->second.tensor;
+}
+
+std::optional<int64_t> Specializer::lookupDim(llvm::StringRef name) const {
+  auto it = names.find(name);
+  if (it == names.end())
+    return std::nullopt;
+  return it->second.dimValue;
+}
+
+bool Specializer::checkElementCount(const Shape &shape, llvm::SMLoc loc) {
+  if (numElements(shape))
+    return true;
+  diags.error(loc, "the element count of shape " + formatShape(shape) +
+                       " overflows a 64-bit integer");
+  return false;
+}
+
+bool Specializer::bindResults() {
+  bool ok = true;
+  llvm::StringSet<> seen;
+  for (const ast::Result &result : function.results) {
+    if (!seen.insert(result.name).second) {
+      diags.error(result.loc, "'" + result.name + "' is returned twice");
+      ok = false;
+      continue;
+    }
+    auto it = names.find(result.name);
+    if (it == names.end()) {
+      diags.error(result.loc, "result '" + result.name +
+                                  "' is not defined in the function body");
+      ok = false;
+      continue;
+    }
+    // A failed statement was reported already.
+    if (!it->second.tensor) {
+      if (it->second.dimValue) {
+        diags.error(result.loc, "result '" + result.name +
+                                    "' is a dimension, not a tensor");
+        ok = false;
+      }
+      continue;
+    }
+    TensorDecl &tensor = program.tensors[*it->second.tensor];
+    if (tensor.isInput) {
+      diags.error(result.loc, "result '" + result.name +
+                                  "' is a parameter; results are defined by "
+                                  "statements of the body");
+      diags.note(tensor.loc, "'" + result.name + "' is declared here");
+      ok = false;
+      continue;
+    }
+    tensor.isOutput = true;
+    program.outputs.push_back(*it->second.tensor);
+  }
+  return ok;
+}
+
+std::optional<Program> Specializer::run(llvm::ArrayRef<ArgBinding> args) {
+  program.name = function.name;
+  if (!bindParams(args))
+    return std::nullopt;
+  for (const auto &[name, info] : names)
+    if (info.dimValue)
+      program.dims[name.str()] = *info.dimValue;
+
+  for (const ast::Statement &statement : function.statements) {
+    if (!checkNewName(statement.output, statement.loc))
+      continue;
+    std::optional<Statement> result = std::visit(
+        [&](const auto &body) -> std::optional<Statement> {
+          using Body = std::decay_t<decltype(body)>;
+          if constexpr (std::is_same_v<Body, ast::ContractionStmt>)
+            return specializeContraction(statement, body);
+          else
+            return specializeElementwise(statement, body);
+        },
+        statement.body);
+    if (!result) {
+      addFailedName(statement.output, statement.loc);
+      continue;
+    }
+    program.statements.push_back(std::move(*result));
+  }
+  if (!bindResults() || diags.getErrorCount())
+    return std::nullopt;
+  return std::move(program);
+}
+
+} // namespace sema
+
+std::optional<Program> specialize(const ast::Function &function,
+                                  llvm::ArrayRef<ArgBinding> args,
+                                  llvm::SourceMgr &sourceMgr) {
+  sema::Specializer specializer(function, sourceMgr);
+  return specializer.run(args);
+}
+
+} // namespace tilec

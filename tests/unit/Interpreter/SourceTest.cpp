@@ -1,0 +1,236 @@
+//===- SourceTest.cpp - The interpreter on Tile source --------------------===//
+//
+// Tile programs parsed and specialised by the frontend, then interpreted;
+// the expected values are computed by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramBuilder.h"
+
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Frontend.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace tilec;
+using namespace tilec::testing;
+
+namespace {
+
+struct SourceRun {
+  std::optional<std::vector<HostTensor>> outputs;
+  std::string diagnostics;
+};
+
+/// Compiles `source` for `inputs` (bound by parameter order) and runs it.
+SourceRun
+runSource(const std::string &source,
+          const std::vector<std::pair<std::string, HostTensor>> &inputs) {
+  SourceRun result;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.setDiagHandler(
+      [](const llvm::SMDiagnostic &diagnostic, void *context) {
+        llvm::raw_string_ostream os(*static_cast<std::string *>(context));
+        diagnostic.print("", os, /*ShowColors=*/false);
+      },
+      &result.diagnostics);
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, "test.tile"), llvm::SMLoc());
+  std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
+  if (!module)
+    return result;
+  const ast::Function *function = selectFunction(*module, "", sourceMgr);
+  if (!function)
+    return result;
+  std::vector<ArgBinding> bindings;
+  std::vector<HostTensor> values;
+  for (const auto &[name, tensor] : inputs) {
+    bindings.push_back({name, tensor.dtype(), tensor.shape()});
+    values.push_back(tensor);
+  }
+  std::optional<Program> program = specialize(*function, bindings, sourceMgr);
+  if (!program)
+    return result;
+  result.outputs = interpret(*program, values, sourceMgr);
+  return result;
+}
+
+HostTensor f32(Shape shape, const std::vector<double> &values) {
+  return makeTensor(DType::F32, std::move(shape), values);
+}
+
+/// The elements of the only output, after checking that the run succeeded.
+std::vector<double> only(const SourceRun &run) {
+  EXPECT_TRUE(run.outputs) << run.diagnostics;
+  if (!run.outputs || run.outputs->size() != 1)
+    return {};
+  return elements(run.outputs->front());
+}
+
+TEST(Source, Matmul) {
+  EXPECT_EQ(only(runSource(R"(
+    function (A[M, K], B[K, N]) -> (C) {
+      C[i, j : M, N] = +(A[i, k] * B[k, j]);
+    })",
+                           {{"A", f32({2, 3}, {1, 2, 3, 4, 5, 6})},
+                            {"B", f32({3, 2}, {7, 8, 9, 10, 11, 12})}})),
+            (std::vector<double>{58, 64, 139, 154}));
+}
+
+TEST(Source, PaddedStridedDilatedConvolutions) {
+  std::vector<std::pair<std::string, HostTensor>> inputs = {
+      {"I", f32({7}, {1, 2, 3, 4, 5, 6, 7})}, {"K", f32({2}, {1, 10})}};
+  // Padding 1: the tuples reading I[-1] and I[7] are skipped.
+  EXPECT_EQ(only(runSource(R"(
+    function (I[N], K[KN]) -> (O) {
+      O[x : N + 1] = +(I[x + k - 1] * K[k]);
+    })",
+                           inputs)),
+            (std::vector<double>{10, 21, 32, 43, 54, 65, 76, 7}));
+  // Stride 2 and dilation 2.
+  EXPECT_EQ(only(runSource(R"(
+    function (I[N], K[KN]) -> (O) {
+      O[x : 3] = +(I[2*x + 2*k] * K[k]);
+    })",
+                           inputs)),
+            (std::vector<double>{31, 53, 75}));
+}
+
+TEST(Source, MaxPoolingAndCumsum) {
+  EXPECT_EQ(only(runSource(R"(
+    function (I[N]) -> (O) {
+      O[x : (N + 1) / 2] = >(I[2*x + k]), k < 2;
+    })",
+                           {{"I", f32({5}, {1, 5, 3, 2, 9})}})),
+            (std::vector<double>{5, 3, 9}));
+  EXPECT_EQ(only(runSource(R"(
+    function (I[N]) -> (O) {
+      O[i : N] = +(I[k]), i - k < N;
+    })",
+                           {{"I", f32({4}, {1, 2, 3, 4})}})),
+            (std::vector<double>{1, 3, 6, 10}));
+}
+
+TEST(Source, Argmax) {
+  EXPECT_EQ(only(runSource(R"(
+    function (I[N, C]) -> (A) {
+      M[n : N] = >(I[n, c]);
+      J = index(I, 1);
+      A[n : N] = >(I[n, c] == M[n] ? J[n, c]);
+    })",
+                           {{"I", f32({2, 3}, {1, 7, 3, 9, 2, 9})}})),
+            (std::vector<double>{1, 2}));
+}
+
+TEST(Source, FractionalIndexesAndDefault) {
+  EXPECT_EQ(only(runSource(R"(
+    function (I[N]) -> (O) {
+      O[i : 2*N] = +(I[i/2]);
+    })",
+                           {{"I", f32({3}, {1, 2, 3})}})),
+            (std::vector<double>{1, 0, 2, 0, 3, 0}));
+  EXPECT_EQ(only(runSource(
+                R"(
+    function (I[N], D[N]) -> (O) {
+      O[i : N] = +(I[i - 1]) default D;
+    })",
+                {{"I", f32({3}, {1, 2, 3})}, {"D", f32({3}, {10, 20, 30})}})),
+            (std::vector<double>{10, 21, 32}));
+}
+
+TEST(Source, AssignConflictIsReportedAtTheStatement) {
+  SourceRun run = runSource(R"(
+    function (I[N, M]) -> (O) {
+      O[i : N] = =(I[i, j]);
+    })",
+                            {{"I", f32({2, 2}, {1, 2, 3, 4})}});
+  EXPECT_FALSE(run.outputs);
+  EXPECT_NE(run.diagnostics.find("test.tile:3:"), std::string::npos)
+      << run.diagnostics;
+  EXPECT_NE(run.diagnostics.find("assigned by more than one index tuple"),
+            std::string::npos)
+      << run.diagnostics;
+}
+
+TEST(Source, ScalarAndMultipleOutputs) {
+  SourceRun run = runSource(R"(
+    function (A[M, N]) -> (Mean, Largest) {
+      S[] = +(A[i, j]);
+      Largest[] = >(A[i, j]);
+      Mean = S / (M * N);
+    })",
+                            {{"A", f32({2, 2}, {1, -2, 8, 3})}});
+  ASSERT_TRUE(run.outputs) << run.diagnostics;
+  ASSERT_EQ(run.outputs->size(), 2u);
+  EXPECT_EQ(elements((*run.outputs)[0]), (std::vector<double>{2.5}));
+  EXPECT_EQ(elements((*run.outputs)[1]), (std::vector<double>{8}));
+}
+
+TEST(Source, BroadcastingAndBuiltins) {
+  EXPECT_EQ(only(runSource(
+                R"(
+    function (A[M, N], B[N]) -> (O) {
+      O = relu(A - B) + max(A, 2.5) * sign(B);
+    })",
+                {{"A", f32({2, 2}, {1, 2, 3, 4})}, {"B", f32({2}, {-1, 3})}})),
+            // relu(A - B) = [2, 0, 4, 1]; max(A, 2.5) * sign(B) =
+            // [-2.5, 2.5, -3, 4].
+            (std::vector<double>{-0.5, 2.5, 1, 5}));
+}
+
+TEST(Source, IntegerSemantics) {
+  HostTensor a = makeTensor(DType::I32, {4}, {-7, 7, -7, 7});
+  HostTensor b = makeTensor(DType::I32, {4}, {2, -2, -2, 2});
+  EXPECT_EQ(only(runSource("function (A[N], B[N]) -> (Q) { Q = A / B; }",
+                           {{"A", a}, {"B", b}})),
+            (std::vector<double>{-3, -3, 3, 3}));
+  EXPECT_EQ(only(runSource("function (A[N], B[N]) -> (R) { R = A % B; }",
+                           {{"A", a}, {"B", b}})),
+            (std::vector<double>{-1, 1, -1, 1}));
+  EXPECT_EQ(
+      only(runSource("function (A[N]) -> (S) { S = A << 29; }", {{"A", a}})),
+      // -7 << 29 and 7 << 29 wrap in i32.
+      (std::vector<double>{536870912, -536870912, 536870912, -536870912}));
+}
+
+TEST(Source, DivisionByZeroIsReportedAtTheExpression) {
+  SourceRun run = runSource(R"(function (A[N], B[N]) -> (Q) {
+  Q = A / B;
+})",
+                            {{"A", makeTensor(DType::I32, {2}, {1, 2})},
+                             {"B", makeTensor(DType::I32, {2}, {1, 0})}});
+  EXPECT_FALSE(run.outputs);
+  EXPECT_NE(run.diagnostics.find("test.tile:2:"), std::string::npos)
+      << run.diagnostics;
+  EXPECT_NE(run.diagnostics.find("integer division by zero at element [1]"),
+            std::string::npos)
+      << run.diagnostics;
+}
+
+TEST(Source, Casts) {
+  EXPECT_EQ(only(runSource("function (A[N]) -> (O) { O = as_int(A, 8); }",
+                           {{"A", f32({4}, {-2.7, 300, -300, NAN})}})),
+            (std::vector<double>{-2, 127, -128, 0}));
+  EXPECT_EQ(only(runSource("function (A[N]) -> (O) { O = as_float(A, 16); }",
+                           {{"A", makeTensor(DType::I32, {2}, {2049, 2051})}})),
+            (std::vector<double>{2048, 2052}));
+  EXPECT_EQ(only(runSource("function (A[N]) -> (O) { O = as_uint(A, 8); }",
+                           {{"A", makeTensor(DType::I32, {2}, {-1, 300})}})),
+            (std::vector<double>{255, 44}));
+}
+
+TEST(Source, EmptyMaxReductionIsMinusInfinity) {
+  EXPECT_EQ(only(runSource(R"(
+    function (I[N]) -> (O) {
+      O[i : N] = >(I[i - N]);
+    })",
+                           {{"I", f32({2}, {1, 2})}})),
+            (std::vector<double>{-INFINITY, -INFINITY}));
+}
+
+} // namespace
