@@ -8,11 +8,13 @@
 // a typed operand: an int literal takes that operand's type (it must fit), a
 // float literal takes the float type in play (f32 next to an integer). A
 // literal with no typed partner is i32 (i64 when it does not fit), or f32.
+// `+`, `-` and `*` of two literals fold into a literal.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Specializer.h"
 #include "tilec/Sema/Builtins.h"
+#include "tilec/Sema/RationalArith.h"
 #include "tilec/Sema/TypePromotion.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -51,6 +53,10 @@ private:
   std::optional<TypedExpr> typeName(const ast::Expr &expr);
   std::optional<TypedExpr> typeUnary(const ast::Expr &expr);
   std::optional<TypedExpr> typeBinary(const ast::Expr &expr);
+  /// `lhs op rhs` of two literals (op is +, - or *) as a literal, the way
+  /// NumPy folds Python scalars: `S / (R * C)` keeps S's type.
+  std::optional<TypedExpr> foldLiterals(const ast::Expr &expr, TypedExpr lhs,
+                                        const TypedExpr &rhs);
   std::optional<TypedExpr> typeSelect(const ast::Expr &expr,
                                       const ast::Expr &condition,
                                       const ast::Expr &ifTrue,
@@ -345,6 +351,9 @@ std::optional<TypedExpr> ElementwiseTyper::typeBinary(const ast::Expr &expr) {
   TypedExpr &lhs = (*operands)[0];
   TypedExpr &rhs = (*operands)[1];
   BinaryOp op = expr.binaryOp;
+  if (lhs.isLiteral() && rhs.isLiteral() &&
+      (op == BinaryOp::Add || op == BinaryOp::Sub || op == BinaryOp::Mul))
+    return foldLiterals(expr, std::move(lhs), rhs);
   DType operandType, resultType;
   switch (op) {
   case BinaryOp::Eq:
@@ -406,6 +415,39 @@ std::optional<TypedExpr> ElementwiseTyper::typeBinary(const ast::Expr &expr) {
   if (result)
     result->expr->binaryOp = op;
   return result;
+}
+
+static double getLiteralAsDouble(const TypedExpr &literal) {
+  if (const auto *value = std::get_if<int64_t>(&literal.expr->constant))
+    return double(*value);
+  return std::get<double>(literal.expr->constant);
+}
+
+std::optional<TypedExpr> ElementwiseTyper::foldLiterals(const ast::Expr &expr,
+                                                        TypedExpr lhs,
+                                                        const TypedExpr &rhs) {
+  BinaryOp op = expr.binaryOp;
+  if (lhs.literal == TypedExpr::Literal::Int &&
+      rhs.literal == TypedExpr::Literal::Int) {
+    int64_t a = std::get<int64_t>(lhs.expr->constant);
+    int64_t b = std::get<int64_t>(rhs.expr->constant);
+    std::optional<int64_t> result = op == BinaryOp::Add   ? checkedAdd(a, b)
+                                    : op == BinaryOp::Sub ? checkedSub(a, b)
+                                                          : checkedMul(a, b);
+    if (!result) {
+      diags.error(expr.loc, "integer overflow in a constant expression");
+      return std::nullopt;
+    }
+    lhs.expr->constant = *result;
+  } else {
+    double a = getLiteralAsDouble(lhs), b = getLiteralAsDouble(rhs);
+    lhs.expr->constant = op == BinaryOp::Add   ? a + b
+                         : op == BinaryOp::Sub ? a - b
+                                               : a * b;
+    lhs.literal = TypedExpr::Literal::Float;
+  }
+  lhs.expr->loc = expr.loc;
+  return lhs;
 }
 
 std::optional<TypedExpr>

@@ -189,6 +189,31 @@ TEST(SemaTest, LiteralTyping) {
   EXPECT_EQ(std::get<double>(n.constant), 4.0);
 }
 
+TEST(SemaTest, LiteralArithmeticFolds) {
+  TileCompiler compiler;
+  std::optional<Program> program =
+      compiler.compile("function (S[], H[N]) -> (M, P, Q) {\n"
+                       "  M = S / (N * 2 - 1);\n"
+                       "  P = H * (2 * 0.25);\n"
+                       "  Q = 1 / 2;\n"
+                       "}\n",
+                       {arg("S", DType::F64, {}), arg("H", DType::F16, {3})});
+  ASSERT_TRUE(program) << compiler.getDiagnostics();
+  const Expr &divisor = *getValue(*program, 0).operands[1];
+  ASSERT_EQ(divisor.kind, Expr::Kind::Constant);
+  EXPECT_EQ(divisor.dtype, DType::F64);
+  EXPECT_EQ(std::get<double>(divisor.constant), 5.0);
+  const Expr &factor = *getValue(*program, 1).operands[1];
+  EXPECT_EQ(factor.dtype, DType::F16);
+  EXPECT_EQ(std::get<double>(factor.constant), 0.5);
+  // Division of two int literals is C integer division in i32.
+  EXPECT_EQ(getTensor(*program, "Q").dtype, DType::I32);
+  EXPECT_EQ(getValue(*program, 2).kind, Expr::Kind::Binary);
+
+  expectError("function () -> (O) {\n  O = 4611686018427387904 * 4;\n}", {},
+              "2:27: error: integer overflow in a constant expression");
+}
+
 TEST(SemaTest, Builtins) {
   TileCompiler compiler;
   std::optional<Program> program = compiler.compile(
