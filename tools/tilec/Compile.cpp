@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
@@ -50,7 +51,7 @@ int runCompile(const CompileOptions &options) {
     return ExitProgramError;
   }
 
-  if (options.emit == "tile") {
+  if (options.emit == EmitKind::Tile) {
     printProgram(*program, output.os());
   } else {
     mlir::MLIRContext context;

@@ -3,6 +3,7 @@
 #ifndef TILEC_TOOLS_TILEC_DRIVER_H
 #define TILEC_TOOLS_TILEC_DRIVER_H
 
+#include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -47,11 +48,14 @@ struct LoadedSource {
 std::unique_ptr<LoadedSource> loadSource(llvm::StringRef path,
                                          llvm::StringRef entry);
 
+/// What `tilec compile` prints.
+enum class EmitKind { Tile, Mlir };
+
 struct CompileOptions {
   std::string inputPath;
   std::string entry;
   std::vector<std::string> argSpecs;
-  std::string emit;
+  EmitKind emit = EmitKind::Tile;
   std::string outputPath;
 };
 int runCompile(const CompileOptions &options);

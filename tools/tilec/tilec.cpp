@@ -36,13 +36,12 @@ static cl::list<std::string>
              cl::value_desc("NAME=DTYPE[d0,d1,...]"), cl::sub(compileCommand),
              cl::sub(runCommand), cl::cat(tilecCategory));
 
-static cl::opt<std::string>
-    emit("emit", cl::desc("What to print"), cl::Required,
-         cl::values(clEnumValN(std::string("tile"), "tile",
-                               "the specialised Tile program"),
-                    clEnumValN(std::string("mlir"), "mlir",
-                               "the `tile` MLIR dialect")),
-         cl::sub(compileCommand), cl::cat(tilecCategory));
+static cl::opt<EmitKind> emit(
+    "emit", cl::desc("What to print"), cl::Required,
+    cl::values(clEnumValN(EmitKind::Tile, "tile",
+                          "the specialised Tile program"),
+               clEnumValN(EmitKind::Mlir, "mlir", "the `tile` MLIR dialect")),
+    cl::sub(compileCommand), cl::cat(tilecCategory));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::value_desc("path"), cl::init("-"),
                                        cl::sub(compileCommand),
@@ -52,10 +51,11 @@ static cl::list<std::string> inputFiles("in", cl::desc("An input's data"),
                                         cl::value_desc("NAME=FILE.npy"),
                                         cl::sub(runCommand),
                                         cl::cat(tilecCategory));
-static cl::opt<bool> random("random",
-                            cl::desc("Fill inputs bound by --arg with random "
-                                     "values"),
-                            cl::sub(runCommand), cl::cat(tilecCategory));
+static cl::opt<bool>
+    randomInputs("random",
+                 cl::desc("Fill inputs bound by --arg with random "
+                          "values"),
+                 cl::sub(runCommand), cl::cat(tilecCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of --random"), cl::init(1),
                               cl::sub(runCommand), cl::cat(tilecCategory));
 static cl::opt<std::string>
@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
     return runCompile(options);
   }
   if (runCommand) {
-    RunOptions options{inputPath, entry,  argSpecs, inputFiles, random,
+    RunOptions options{inputPath, entry,  argSpecs, inputFiles, randomInputs,
                        seed,      outDir, backend,  check};
     return runRun(options);
   }
