@@ -60,7 +60,10 @@ int runCompile(const CompileOptions &options) {
         emitTileModule(context, *program, source->sourceMgr);
     if (!module)
       return ExitProgramError;
-    module->print(output.os());
+    mlir::OpPrintingFlags flags;
+    if (options.printLocations)
+      flags.enableDebugInfo().useLocalScope();
+    module->print(output.os(), flags);
   }
   output.keep();
   return ExitSuccess;

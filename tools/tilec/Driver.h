@@ -56,6 +56,8 @@ struct CompileOptions {
   std::string entry;
   std::vector<std::string> argSpecs;
   EmitKind emit = EmitKind::Tile;
+  /// With --emit mlir: print each op's .tile source location.
+  bool printLocations = false;
   std::string outputPath;
 };
 int runCompile(const CompileOptions &options);

@@ -42,6 +42,10 @@ static cl::opt<EmitKind> emit(
                           "the specialised Tile program"),
                clEnumValN(EmitKind::Mlir, "mlir", "the `tile` MLIR dialect")),
     cl::sub(compileCommand), cl::cat(tilecCategory));
+static cl::opt<bool> printLocations(
+    "print-locations",
+    cl::desc("With --emit mlir, print each op's .tile source location"),
+    cl::sub(compileCommand), cl::cat(tilecCategory));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::value_desc("path"), cl::init("-"),
                                        cl::sub(compileCommand),
@@ -89,7 +93,8 @@ int main(int argc, char **argv) {
     return ExitUsageError;
 
   if (compileCommand) {
-    CompileOptions options{inputPath, entry, argSpecs, emit, outputPath};
+    CompileOptions options{inputPath, entry,          argSpecs,
+                           emit,      printLocations, outputPath};
     return runCompile(options);
   }
   if (runCommand) {

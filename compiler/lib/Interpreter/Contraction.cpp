@@ -156,13 +156,13 @@ unsigned operandCount(CombinationKind kind) {
 
 /// The value one valid tuple contributes, or nullopt when a Cond tuple's
 /// operands differ (the tuple does not contribute). Operands convert to the
-/// result dtype before they combine; Eq and Cond compare in the promoted
-/// dtype of their two compared operands.
-std::optional<Value> combine(CombinationKind kind, DType resultType,
-                             llvm::ArrayRef<Value> values,
-                             llvm::ArrayRef<DType> types) {
+/// result dtype before they combine; Eq and Cond compare in the
+/// contraction's comparison dtype.
+std::optional<Value> combine(const Contraction &contraction, DType resultType,
+                             llvm::ArrayRef<Value> values) {
+  CombinationKind kind = contraction.combination;
   auto compareEqual = [&] {
-    DType common = promoteTypes(types[0], types[1]);
+    DType common = contraction.comparisonType;
     return llvm::cantFail(applyBinary(BinaryOp::Eq, common,
                                       convertValue(values[0], common),
                                       convertValue(values[1], common)));
@@ -225,7 +225,6 @@ private:
   const TensorDecl &output;
 
   std::vector<const HostTensor *> operands;
-  std::vector<DType> operandTypes;
   const HostTensor *defaults = nullptr;
   /// The output access first, then one per operand.
   std::vector<AccessPlan> accesses;
@@ -252,7 +251,6 @@ bool ContractionEvaluator::resolveOperands() {
     if (!tensor)
       return false;
     operands.push_back(tensor);
-    operandTypes.push_back(tensor->dtype());
   }
   return true;
 }
@@ -348,7 +346,7 @@ bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple) {
     values.push_back(loadElement(*operands[i], offset));
   }
   std::optional<Value> contribution =
-      combine(contraction.combination, output.dtype, values, operandTypes);
+      combine(contraction, output.dtype, values);
   if (!contribution)
     return true;
   if (contraction.aggregation == AggregationKind::Assign) {

@@ -346,38 +346,6 @@ Value interp::convertValue(const Value &value, DType type) {
   return fromBits(bitsOf(value), type);
 }
 
-DType interp::promoteTypes(DType lhs, DType rhs) {
-  if (lhs == rhs)
-    return lhs;
-  if (isFloat(lhs) || isFloat(rhs)) {
-    if (!isFloat(rhs))
-      return lhs;
-    if (!isFloat(lhs))
-      return rhs;
-    if (dtypeBits(lhs) != dtypeBits(rhs))
-      return dtypeBits(lhs) > dtypeBits(rhs) ? lhs : rhs;
-    return DType::F32;
-  }
-  if (lhs == DType::Bool)
-    return rhs;
-  if (rhs == DType::Bool)
-    return lhs;
-  if (isSignedInt(lhs) == isSignedInt(rhs))
-    return dtypeBits(lhs) > dtypeBits(rhs) ? lhs : rhs;
-  DType signedType = isSignedInt(lhs) ? lhs : rhs;
-  DType unsignedType = isSignedInt(lhs) ? rhs : lhs;
-  if (dtypeBits(signedType) > dtypeBits(unsignedType))
-    return signedType;
-  switch (dtypeBits(unsignedType)) {
-  case 8:
-    return DType::I16;
-  case 16:
-    return DType::I32;
-  default:
-    return DType::I64;
-  }
-}
-
 Value interp::aggregationIdentity(AggregationKind kind, DType type) {
   switch (kind) {
   case AggregationKind::Sum:

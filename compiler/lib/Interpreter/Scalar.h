@@ -45,12 +45,6 @@ bool isTrue(const Value &value);
 /// Rounds `value` to the nearest value of float dtype `type` (ties to even).
 double roundToFloat(double value, DType type);
 
-/// The dtype in which two values of types `lhs` and `rhs` compare (spec
-/// section 5): float beats integer, the wider type wins, signed and unsigned
-/// meet in a signed type wide enough for both (capped at 64 bits); f16 and
-/// bf16 meet in f32, which holds both exactly.
-DType promoteTypes(DType lhs, DType rhs);
-
 /// The identity of an aggregation over `type`: 0 for Sum and Assign, 1 for
 /// Product, the lowest value of `type` for Max (-inf for floats) and the
 /// highest for Min (+inf for floats).

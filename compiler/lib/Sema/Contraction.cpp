@@ -174,6 +174,9 @@ Specializer::specializeContraction(const ast::Statement &statement,
   }
 
   DType dtype = getResultType(contraction.combination, operandTypes);
+  if (contraction.combination == CombinationKind::Eq ||
+      contraction.combination == CombinationKind::Cond)
+    contraction.comparisonType = promoteTypes(operandTypes[0], operandTypes[1]);
   if (source.defaultTensor) {
     std::optional<unsigned> tensor =
         lookupTensor(*source.defaultTensor, source.defaultLoc);

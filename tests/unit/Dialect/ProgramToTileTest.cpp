@@ -203,6 +203,7 @@ TEST_F(ProgramToTileTest, DefaultAndEqualityPromoteOperands) {
   contraction.indexNames = {"i"};
   contraction.aggregation = AggregationKind::Assign;
   contraction.combination = CombinationKind::Eq;
+  contraction.comparisonType = DType::I16;
   contraction.operands = {Access{a, {poly({r(1)})}, loc("A[i")},
                           Access{b, {poly({r(1)})}, loc("B[i")}};
   contraction.defaultTensor = d;
@@ -300,6 +301,7 @@ TEST_F(ProgramToTileTest, SelectOverBuiltinsAndArgmax) {
   argmax.outputIndices = {poly({r(1), r(0)})};
   argmax.aggregation = AggregationKind::Max;
   argmax.combination = CombinationKind::Cond;
+  argmax.comparisonType = DType::I64;
   argmax.operands = {
       Access{a, {poly({r(1), r(0)}), poly({r(0), r(1)})}, loc("A[i")},
       Access{b, {poly({r(0), r(1)})}, loc("B[j")},

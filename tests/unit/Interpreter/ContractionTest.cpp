@@ -142,8 +142,10 @@ TEST(Contraction, Argmax) {
   unsigned argmax = builder.tensor("A", DType::I32, {2});
   builder.contraction(maxima, {"i", "j"}, "i", Max, None, {{in, "i, j"}});
   builder.elementwise(columns, indexOf(builder.get(), in, 1));
-  builder.contraction(argmax, {"i", "j"}, "i", Max, CombinationKind::Cond,
-                      {{in, "i, j"}, {maxima, "i"}, {columns, "i, j"}});
+  builder
+      .contraction(argmax, {"i", "j"}, "i", Max, CombinationKind::Cond,
+                   {{in, "i, j"}, {maxima, "i"}, {columns, "i, j"}})
+      .comparisonType = DType::F32;
   builder.output(argmax);
   RunResult result =
       run(builder.get(), {makeTensor(DType::F32, {2, 3}, {1, 7, 3, 9, 2, 9})});
@@ -157,8 +159,10 @@ TEST(Contraction, EqualityCombinationIsBool) {
   unsigned a = builder.input("A", DType::I32, {2, 2});
   unsigned b = builder.input("B", DType::F32, {2});
   unsigned out = builder.tensor("O", DType::Bool, {2});
-  builder.contraction(out, {"i", "j"}, "i", Sum, CombinationKind::Eq,
-                      {{a, "i, j"}, {b, "j"}});
+  builder
+      .contraction(out, {"i", "j"}, "i", Sum, CombinationKind::Eq,
+                   {{a, "i, j"}, {b, "j"}})
+      .comparisonType = DType::F32;
   builder.output(out);
   RunResult result =
       run(builder.get(), {makeTensor(DType::I32, {2, 2}, {1, 2, 3, 4}),

@@ -235,14 +235,4 @@ TEST(Scalar, AggregationIdentities) {
             Value(uint64_t(0)));
 }
 
-TEST(Scalar, Promotion) {
-  EXPECT_EQ(promoteTypes(DType::I32, DType::F16), DType::F16);
-  EXPECT_EQ(promoteTypes(DType::F16, DType::BF16), DType::F32);
-  EXPECT_EQ(promoteTypes(DType::I8, DType::I32), DType::I32);
-  EXPECT_EQ(promoteTypes(DType::U8, DType::I8), DType::I16);
-  EXPECT_EQ(promoteTypes(DType::U64, DType::I64), DType::I64);
-  EXPECT_EQ(promoteTypes(DType::U8, DType::I32), DType::I32);
-  EXPECT_EQ(promoteTypes(DType::Bool, DType::U16), DType::U16);
-}
-
 } // namespace

@@ -79,8 +79,8 @@ enum class CombinationKind { None, Mul, Add, Eq, Cond };
 
 /// The output's dtype is the contraction's result dtype. Operand values are
 /// converted to it before they combine (Mul, Add) or aggregate (None, and C of
-/// Cond); Eq compares A and B in their promoted dtype and yields Bool, so an
-/// Eq contraction's output is Bool. sema guarantees that a `default` tensor
+/// Cond); Eq and Cond compare A and B in `comparisonType`, their promoted
+/// dtype, and an Eq contraction's output is Bool. sema guarantees that a `default` tensor
 /// has the output's shape and dtype.
 struct Contraction {
   /// Index variable names, in order of first appearance; AffinePoly
@@ -92,6 +92,8 @@ struct Contraction {
   std::vector<Access> operands;
   std::vector<Constraint> constraints;
   bool noDefract = false;
+  /// Eq and Cond: the dtype A and B are converted to and compared in.
+  DType comparisonType = DType::Bool;
   /// The `default` tensor (same shape as the output), if any.
   std::optional<unsigned> defaultTensor;
 };

@@ -49,34 +49,6 @@ Type getElementType(MLIRContext *context, DType dtype) {
   llvm_unreachable("unknown dtype");
 }
 
-/// The dtype in which `==` compares `a` and `b` (spec section 5): float
-/// beats int, the wider type wins, and a signed/unsigned pair of one width
-/// goes to the signed type of the next width (capped at 64 bits).
-DType promote(DType a, DType b) {
-  if (a == b)
-    return a;
-  if (isFloat(a) != isFloat(b))
-    return isFloat(a) ? a : b;
-  if (isFloat(a)) {
-    if (dtypeBits(a) != dtypeBits(b))
-      return dtypeBits(a) > dtypeBits(b) ? a : b;
-    // f16 and bf16: neither holds the other; f32 holds both.
-    return DType::F32;
-  }
-  if (a == DType::Bool || b == DType::Bool)
-    return a == DType::Bool ? b : a;
-  if (dtypeBits(a) != dtypeBits(b))
-    return dtypeBits(a) > dtypeBits(b) ? a : b;
-  switch (dtypeBits(a)) {
-  case 8:
-    return DType::I16;
-  case 16:
-    return DType::I32;
-  default:
-    return DType::I64;
-  }
-}
-
 tile::AggregationKind convert(AggregationKind kind) {
   switch (kind) {
   case AggregationKind::Sum:
@@ -319,9 +291,7 @@ Value Emitter::emitContraction(const Statement &statement,
   std::optional<DType> compareDType;
   if (contraction.combination == CombinationKind::Eq ||
       contraction.combination == CombinationKind::Cond)
-    compareDType =
-        promote(program.tensors[contraction.operands[0].tensor].dtype,
-                program.tensors[contraction.operands[1].tensor].dtype);
+    compareDType = contraction.comparisonType;
 
   SmallVector<Value> inputs;
   SmallVector<Attribute> inputMaps;
