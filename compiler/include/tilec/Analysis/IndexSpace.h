@@ -1,0 +1,125 @@
+//===- IndexSpace.h - The valid tuples of a contraction ---------*- C++ -*-===//
+//
+// Index-space analysis: turns a contraction's rational affine accesses and
+// constraints into a loop nest that enumerates exactly the valid index tuples
+// contributing to one output element. Lowering gives each output element to
+// one work-item, which runs this nest; the scheduler reads the nest's shape
+// (which variables are free, whether the bounds are constant) to pick a tiled
+// schedule.
+//
+// Variables: the output coordinates o_0..o_{R-1} (R = output rank) are the
+// loop nest's parameters; index variables are either *free* (enumerated by a
+// loop, outermost first) or *pivots* (solved from the output equations
+// poly_d(index) == o_d, computed from the coordinates and the free
+// variables). Every inequality of the system (0 <= access_d < extent_d for
+// the inputs and the output, 0 <= constraint < bound) is enforced exactly by
+// the loop bounds or by a coordinate guard, so the only per-tuple checks left
+// are integrality checks of rational expressions.
+//
+// This is compile-time analysis for lowering: it shares no code with the
+// reference interpreter, which finds the same tuples its own way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_ANALYSIS_INDEXSPACE_H
+#define TILEC_ANALYSIS_INDEXSPACE_H
+
+#include "tilec/Runtime/DType.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+namespace tile {
+class ContractOp;
+} // namespace tile
+
+/// (sum_k coeffs[k] * v_k + constant) / den over the analysis's variable
+/// space: v = [o_0..o_{R-1}, x_0..x_{N-1}] (R output coordinates, then the N
+/// index variables). den > 0.
+struct QuasiAffine {
+  std::vector<int64_t> coeffs;
+  int64_t constant = 0;
+  int64_t den = 1;
+};
+
+/// The range of one free variable given the coordinates and the free
+/// variables outside it: max(ceil(lower...)) <= x <= min(floor(upper...)).
+/// Each expression only uses coordinates and outer free variables.
+struct LoopBound {
+  std::vector<QuasiAffine> lower;
+  std::vector<QuasiAffine> upper;
+  /// Set when both bounds are constants (no coordinate or variable terms):
+  /// the loop is rectangular, [constantLower, constantUpper].
+  std::optional<std::pair<int64_t, int64_t>> constantRange;
+};
+
+/// An index variable solved from the output equations.
+struct Pivot {
+  unsigned index = 0;
+  /// Over coordinates and free variables; den > 1 means the value is only
+  /// an integer (the tuple only valid) when den divides the numerator.
+  QuasiAffine value;
+};
+
+struct ContractionSpace {
+  unsigned outputRank = 0;
+  unsigned numIndices = 0;
+  /// Index variables enumerated by loops, outermost first, and their bounds.
+  std::vector<unsigned> freeVars;
+  std::vector<LoopBound> bounds;
+  /// In an order where each pivot only uses free variables.
+  std::vector<Pivot> pivots;
+  /// Conditions on the coordinates alone, each `expr == 0` (from linearly
+  /// dependent output polynomials: `O[i, i]` needs o_0 == o_1) or
+  /// `0 <= expr` (inequalities with no free variable). An element that
+  /// fails one has no valid tuple and keeps its initial value.
+  std::vector<QuasiAffine> coordinateEqualities;
+  std::vector<QuasiAffine> coordinateInequalities;
+  /// Rational expressions over coordinates and index variables (pivots
+  /// substituted) that must be integers for the tuple to be valid: the
+  /// fractional accesses and constraints. Checked inside the innermost loop.
+  std::vector<QuasiAffine> integralityChecks;
+  /// True when no output element has a valid tuple (an infeasible system).
+  bool empty = false;
+
+  /// True when the output accesses are distinct index variables with
+  /// coefficient 1 and offset 0 (`C[i, j]`), every free-variable bound is
+  /// constant and there is no integrality check or coordinate condition: a
+  /// dense reduction over a box, the case the tiled schedules handle.
+  bool isDenseBox() const;
+};
+
+/// The system of one contraction, as plain data (what the analysis needs of
+/// a `tile.contract`): each access row is numIndices + 1 rationals num/den
+/// (the last the constant), and the tensor's extents.
+struct IndexSystem {
+  struct Row {
+    std::vector<int64_t> num, den;
+  };
+  struct Access {
+    std::vector<Row> rows;
+    Shape extents;
+  };
+  unsigned numIndices = 0;
+  Access output;
+  std::vector<Access> inputs;
+  /// 0 <= row < bound.
+  std::vector<std::pair<Row, int64_t>> constraints;
+};
+
+IndexSystem getIndexSystem(tile::ContractOp op);
+
+/// Analyses `system`. Returns nullopt and sets `error` when a variable is
+/// unbounded or the arithmetic overflows int64 (reported by the caller at the
+/// contraction's location).
+std::optional<ContractionSpace> analyzeIndexSpace(const IndexSystem &system,
+                                                  std::string &error);
+
+} // namespace tilec
+
+#endif // TILEC_ANALYSIS_INDEXSPACE_H

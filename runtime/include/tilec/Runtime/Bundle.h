@@ -1,0 +1,94 @@
+//===- Bundle.h - A compiled program, ready to run --------------*- C++ -*-===//
+//
+// A kernel bundle is everything the runtime needs to run one specialised
+// Tile function, and nothing that needs the compiler: the kernels' code per
+// target, the buffers (inputs, outputs, temporaries, and aliases for
+// reshapes), and the launches in order with their geometry and buffer
+// arguments. `tilec compile --emit bundle` writes one; `tile-run` and
+// `tilec run` execute it. The file form is JSON (format "tilec-bundle",
+// with a version that readers check), so it can grow targets (SPIR-V
+// binaries, MSL) without breaking old readers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_BUNDLE_H
+#define TILEC_RUNTIME_BUNDLE_H
+
+#include "tilec/Runtime/DType.h"
+#include "tilec/Runtime/Status.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// The version of the bundle format this runtime reads and writes.
+inline constexpr int kBundleFormatVersion = 1;
+
+struct BundleBuffer {
+  enum class Kind { Input, Output, Temporary };
+  std::string name;
+  Kind kind = Kind::Temporary;
+  DType dtype = DType::F32;
+  Shape shape;
+  /// Set when this buffer is another buffer's storage under a new shape (a
+  /// reshape): no allocation, no copy. Indexes `Bundle::buffers`.
+  std::optional<unsigned> aliasOf;
+};
+
+struct BundleLaunch {
+  /// Indexes `Bundle::kernels`.
+  unsigned kernel = 0;
+  /// 1 to 3 dimensions; global sizes are multiples of the local sizes.
+  unsigned dims = 1;
+  std::array<uint64_t, 3> globalSize = {1, 1, 1};
+  std::array<uint64_t, 3> localSize = {1, 1, 1};
+  /// The kernel's arguments, in order: indexes into `Bundle::buffers`.
+  std::vector<unsigned> args;
+};
+
+struct BundleKernel {
+  /// The entry point's name.
+  std::string name;
+  /// `file:line:col` of the statement(s) the kernel computes, for messages.
+  std::string sourceLocation;
+  /// The floating-point operations and the minimum bytes moved by one run,
+  /// exact from the program (for `tilec bench`).
+  double flops = 0;
+  double bytes = 0;
+};
+
+struct Bundle {
+  /// The compiler that wrote it (`tilec 0.1.0`), for messages.
+  std::string producer;
+  /// The Tile function's name.
+  std::string function;
+  std::vector<BundleKernel> kernels;
+  /// OpenCL C 1.2 source of every kernel (one program).
+  std::string openclSource;
+  std::vector<BundleBuffer> buffers;
+  /// Parameters in declaration order and results in `-> (...)` order:
+  /// indexes into `buffers`.
+  std::vector<unsigned> inputs;
+  std::vector<unsigned> outputs;
+  std::vector<BundleLaunch> launches;
+  /// What the scheduler chose and why (`tilec compile --explain`).
+  std::string explanation;
+};
+
+/// Serialises `bundle` as the JSON file form.
+std::string serializeBundle(const Bundle &bundle);
+/// Parses and validates the JSON file form (`name` for messages): a
+/// truncated or corrupt file, another format version, or an inconsistent
+/// bundle (an index out of range, an alias of another size) is an error.
+Expected<Bundle> parseBundle(const std::string &text, const std::string &name);
+Expected<Bundle> readBundle(const std::string &path);
+/// Writes atomically (a temporary file, then a rename).
+Status writeBundle(const std::string &path, const Bundle &bundle);
+
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_BUNDLE_H
