@@ -76,20 +76,26 @@ public:
                  llvm::ArrayRef<Pivot> pivots)
       : arith(arith), outputRank(outputRank), pivots(pivots) {}
 
-  /// Adds 0 <= row <= extent - 1, and row's integrality.
-  void addRange(const IndexSystem::Row &row, int64_t extent) {
-    QuasiAffine expr = fromRationalRow(arith, row, outputRank);
-    for (const Pivot &pivot : pivots)
-      expr = substitute(arith, expr, outputRank + pivot.index, pivot.value);
+  /// Adds 0 <= row <= extent - 1 for an access, which must also be an
+  /// integer.
+  void addAccess(const IndexSystem::Row &row, int64_t extent) {
+    QuasiAffine expr = substitutePivots(row);
     if (arith.overflowed())
       return;
     addIntegralityCheck(expr);
-    // (extent - 1) * den - numerator >= 0.
-    QuasiAffine upper = scaleNumerators(arith, -1, expr);
-    upper.constant =
-        arith.add(upper.constant, arith.mul(arith.sub(extent, 1), expr.den));
-    inequalities.add(std::move(expr));
-    inequalities.add(std::move(upper));
+    int64_t maxNumerator = arith.mul(arith.sub(extent, 1), expr.den);
+    addRange(std::move(expr), maxNumerator);
+  }
+
+  /// Adds 0 <= row < bound for a constraint. The constraint need not be an
+  /// integer (the spec asks for the inequality only), but its numerator is,
+  /// so row < bound reads numerator <= den * bound - 1.
+  void addConstraint(const IndexSystem::Row &row, int64_t bound) {
+    QuasiAffine expr = substitutePivots(row);
+    if (arith.overflowed())
+      return;
+    int64_t maxNumerator = arith.sub(arith.mul(bound, expr.den), 1);
+    addRange(std::move(expr), maxNumerator);
   }
 
   void addIntegralityCheck(QuasiAffine expr) {
@@ -104,6 +110,21 @@ public:
   std::vector<QuasiAffine> integralityChecks;
 
 private:
+  QuasiAffine substitutePivots(const IndexSystem::Row &row) {
+    QuasiAffine expr = fromRationalRow(arith, row, outputRank);
+    for (const Pivot &pivot : pivots)
+      expr = substitute(arith, expr, outputRank + pivot.index, pivot.value);
+    return expr;
+  }
+
+  /// Adds 0 <= numerator(expr) <= maxNumerator.
+  void addRange(QuasiAffine expr, int64_t maxNumerator) {
+    QuasiAffine upper = scaleNumerators(arith, -1, expr);
+    upper.constant = arith.add(upper.constant, maxNumerator);
+    inequalities.add(std::move(expr));
+    inequalities.add(std::move(upper));
+  }
+
   CheckedArithmetic &arith;
   unsigned outputRank;
   llvm::ArrayRef<Pivot> pivots;
@@ -188,9 +209,9 @@ tilec::analyzeIndexSpace(const IndexSystem &system, std::string &error) {
       collector.addIntegralityCheck(pivot.value);
   for (const IndexSystem::Access &input : system.inputs)
     for (auto [row, extent] : llvm::zip_equal(input.rows, input.extents))
-      collector.addRange(row, extent);
+      collector.addAccess(row, extent);
   for (const auto &[row, bound] : system.constraints)
-    collector.addRange(row, bound);
+    collector.addConstraint(row, bound);
   if (overflowed())
     return std::nullopt;
   space.integralityChecks = std::move(collector.integralityChecks);

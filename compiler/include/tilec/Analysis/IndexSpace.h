@@ -96,7 +96,8 @@ struct ContractionSpace {
   std::vector<QuasiAffine> coordinateInequalities;
   /// Rational expressions over coordinates and index variables (pivots
   /// substituted) that must be integers for the tuple to be valid: the
-  /// fractional accesses and constraints, and every pivot whose den > 1.
+  /// fractional input accesses and every pivot whose den > 1 (a constraint
+  /// is an inequality only: `i/2 < 2` admits i = 3).
   /// Checked inside the innermost loop. Each is normalised: numerators in
   /// [0, den), den > 1, no two alike.
   std::vector<QuasiAffine> integralityChecks;
