@@ -16,6 +16,10 @@
 namespace tilec {
 namespace indexspace {
 
+/// What the analysis reports when CheckedArithmetic overflows.
+constexpr const char *kOverflowMessage =
+    "the index space's arithmetic overflows 64-bit integers";
+
 class CheckedArithmetic {
 public:
   int64_t add(int64_t a, int64_t b);

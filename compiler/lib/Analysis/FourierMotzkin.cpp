@@ -78,7 +78,7 @@ bool tilec::indexspace::eliminate(CheckedArithmetic &arith,
       }
     }
     if (arith.overflowed()) {
-      error = "the index space's bounds overflow 64-bit integers";
+      error = kOverflowMessage;
       return false;
     }
     inequalities = std::move(projected);

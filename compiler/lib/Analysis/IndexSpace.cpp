@@ -186,7 +186,7 @@ tilec::analyzeIndexSpace(const IndexSystem &system, std::string &error) {
   auto overflowed = [&] {
     if (!arith.overflowed())
       return false;
-    error = "the index space's arithmetic overflows 64-bit integers";
+    error = kOverflowMessage;
     return true;
   };
 
