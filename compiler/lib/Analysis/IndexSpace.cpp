@@ -162,7 +162,8 @@ areCoordinatesFeasible(CheckedArithmetic &arith, InequalitySet rows,
   return !elimination.remaining.isInfeasible();
 }
 
-static std::optional<ContractionSpace> emptySpace(ContractionSpace space) {
+/// The answer for a system without any valid tuple.
+static ContractionSpace emptySpace(const ContractionSpace &space) {
   ContractionSpace empty;
   empty.outputRank = space.outputRank;
   empty.numIndices = space.numIndices;
@@ -180,7 +181,7 @@ tilec::analyzeIndexSpace(const IndexSystem &system, std::string &error) {
   space.outputRank = outputRank;
   space.numIndices = system.numIndices;
   if (hasEmptyRange(system))
-    return emptySpace(std::move(space));
+    return emptySpace(space);
 
   CheckedArithmetic arith;
   auto overflowed = [&] {
@@ -199,7 +200,7 @@ tilec::analyzeIndexSpace(const IndexSystem &system, std::string &error) {
   if (overflowed())
     return std::nullopt;
   if (solution.infeasible)
-    return emptySpace(std::move(space));
+    return emptySpace(space);
   space.pivots = std::move(solution.pivots);
   space.coordinateEqualities = std::move(solution.coordinateEqualities);
 
@@ -230,14 +231,14 @@ tilec::analyzeIndexSpace(const IndexSystem &system, std::string &error) {
                  elimination, error))
     return std::nullopt;
   if (elimination.remaining.isInfeasible())
-    return emptySpace(std::move(space));
+    return emptySpace(space);
   std::optional<bool> feasible = areCoordinatesFeasible(
       arith, elimination.remaining, space.coordinateEqualities, numVars,
       system.output.extents, error);
   if (!feasible)
     return std::nullopt;
   if (!*feasible)
-    return emptySpace(std::move(space));
+    return emptySpace(space);
   if (!elimination.unbounded.empty()) {
     unsigned index = *llvm::min_element(elimination.unbounded) - outputRank;
     error = describeVariable(system, index) + " is unbounded";
@@ -257,7 +258,7 @@ tilec::analyzeIndexSpace(const IndexSystem &system, std::string &error) {
   space.bounds = std::move(elimination.bounds);
   for (auto [bound, column] : llvm::zip_equal(space.bounds, freeColumns))
     if (!simplifyLoopBound(bound, column, ranges))
-      return emptySpace(std::move(space));
+      return emptySpace(space);
   return space;
 }
 

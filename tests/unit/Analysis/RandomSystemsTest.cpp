@@ -1,6 +1,6 @@
 //===- RandomSystemsTest.cpp - Index spaces of random systems ------------===//
 //
-// Hundreds of small random systems with rational coefficients: each one's
+// A thousand small random systems with rational coefficients: each one's
 // enumerated tuples must equal the definition's. Every index gets one
 // access or constraint of its own so that a box holds all valid tuples and
 // the brute-force search is complete; the other rows mix 2-4 variables.
