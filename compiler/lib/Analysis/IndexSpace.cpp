@@ -262,6 +262,23 @@ tilec::analyzeIndexSpace(const IndexSystem &system, std::string &error) {
   return space;
 }
 
+std::optional<int64_t> ContractionSpace::tuplesPerElement() const {
+  if (empty)
+    return 0;
+  if (!integralityChecks.empty() || !coordinateEqualities.empty() ||
+      !coordinateInequalities.empty())
+    return std::nullopt;
+  int64_t count = 1;
+  for (const LoopBound &bound : bounds) {
+    if (!bound.constantRange)
+      return std::nullopt;
+    auto [lower, upper] = *bound.constantRange;
+    // Ranges hold extents of real tensors, far below overflow.
+    count *= std::max<int64_t>(upper - lower + 1, 0);
+  }
+  return count;
+}
+
 bool ContractionSpace::isDenseBox() const {
   if (empty || pivots.size() != outputRank || !integralityChecks.empty() ||
       !coordinateEqualities.empty() || !coordinateInequalities.empty())

@@ -295,3 +295,23 @@ TEST_F(IndexSpaceTest, MalformedSystemIsAnError) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(IndexSpaceTest, TuplesPerElement) {
+  // A reduction assigned with `=`: every element gets 4 tuples, provably.
+  EXPECT_EQ(
+      analyze("assign (i, j) [i] = %a0[i, j]", {"3x4"}, "3").tuplesPerElement(),
+      4);
+  // A transpose writes each element once.
+  EXPECT_EQ(analyze("assign (i, j) [j, i] = %a0[i, j]", {"3x4"}, "4x3")
+                .tuplesPerElement(),
+            1);
+  // Padding makes the count depend on the element.
+  EXPECT_EQ(
+      analyze("add, mul (x, k) [x] = %a0[x + k - 1], %a1[k]", {"5", "3"}, "5")
+          .tuplesPerElement(),
+      std::nullopt);
+}
+
+} // namespace

@@ -111,6 +111,13 @@ struct ContractionSpace {
   /// constant and there is no integrality check or coordinate condition: a
   /// dense reduction over a box, the case the tiled schedules handle.
   bool isDenseBox() const;
+
+  /// The number of valid tuples of every output element when it is the same
+  /// for all of them and known at compile time (constant loop ranges, no
+  /// per-tuple or per-element condition); nullopt otherwise. An `=`
+  /// contraction where this is 2 or more provably assigns every element
+  /// twice: a compile-time error.
+  std::optional<int64_t> tuplesPerElement() const;
 };
 
 /// The system of one contraction, as plain data (what the analysis needs of
