@@ -124,7 +124,8 @@ LogicalResult KernelPrinter::printKernel(gpu::GPUFuncOp kernel) {
 }
 
 LogicalResult KernelPrinter::printSignature(gpu::GPUFuncOp kernel) {
-  os << "__kernel ";
+  // The first line of the signature, to align the parameters under.
+  std::string head = "__kernel ";
   if (spirv::EntryPointABIAttr abi = spirv::lookupEntryPointABI(kernel)) {
     if (DenseI32ArrayAttr sizes = abi.getWorkgroupSize()) {
       ArrayRef<int32_t> size = sizes.asArrayRef();
@@ -132,13 +133,14 @@ LogicalResult KernelPrinter::printSignature(gpu::GPUFuncOp kernel) {
           llvm::any_of(size, [](int32_t extent) { return extent < 1; }))
         return kernel.emitError()
                << "expected a work-group size of 1 to 3 positive extents";
-      os << "__attribute__((reqd_work_group_size(";
+      os << head << "__attribute__((reqd_work_group_size(";
       for (unsigned dim = 0; dim < 3; ++dim)
         os << (dim ? ", " : "") << (dim < size.size() ? size[dim] : 1);
       os << ")))\n";
+      head.clear();
     }
   }
-  std::string head = "void " + kernel.getName().str() + "(";
+  head += "void " + kernel.getName().str() + "(";
   os << head;
   for (BlockArgument argument : kernel.getArguments()) {
     auto type = dyn_cast<MemRefType>(argument.getType());
@@ -287,13 +289,13 @@ LogicalResult KernelPrinter::printYield(Operation *yield,
   SmallVector<std::string> values;
   for (Value value : yield->getOperands())
     values.push_back(operand(value));
-  // Assigning in order is wrong when a value is another target that an
-  // earlier assignment has overwritten (`r0, r1 = r1, r0`): then every
-  // value is read into a temporary first.
+  // Assigning in order is wrong when a value is a target that an earlier
+  // assignment has overwritten (`r0, r1 = r1, r0`): then every value is read
+  // into a temporary first.
   bool readsAnotherTarget = false;
   for (auto [position, value] : llvm::enumerate(values))
     for (auto [other, target] : llvm::enumerate(targets))
-      readsAnotherTarget |= other != position && value == target;
+      readsAnotherTarget |= other < position && value == target;
   if (readsAnotherTarget) {
     indent() << "{\n";
     ++depth;

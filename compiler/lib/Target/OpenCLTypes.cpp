@@ -7,8 +7,8 @@
 
 #include "OpenCLEmitter.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/Error.h"
+#include <charconv>
+#include <iterator>
 
 using namespace mlir;
 
@@ -109,32 +109,23 @@ std::string printFloatLiteral(const llvm::APFloat &value, Type type) {
     exact.convert(llvm::APFloat::IEEEsingle(),
                   llvm::APFloat::rmNearestTiesToEven, &losesInfo);
   }
-  const char *cast = isDouble ? "(double)" : "";
   if (exact.isNaN())
-    return std::string("(") + cast + "NAN)";
-  if (exact.isInfinity())
-    return std::string("(") + (exact.isNegative() ? "-" : "") + cast +
-           "INFINITY)";
-
-  // The shortest decimal that reads back as the same value (17 digits
-  // always do for f64, 9 for f32).
-  llvm::SmallString<32> text;
-  for (unsigned digits = 1; digits <= 17; ++digits) {
-    text.clear();
-    exact.toString(text, digits, /*FormatMaxPadding=*/3);
-    llvm::APFloat reread(exact.getSemantics());
-    llvm::Expected<llvm::APFloat::opStatus> parsed =
-        reread.convertFromString(text, llvm::APFloat::rmNearestTiesToEven);
-    if (!parsed) {
-      llvm::consumeError(parsed.takeError());
-      continue;
-    }
-    if (reread.bitwiseIsEqual(exact))
-      break;
+    return isDouble ? "((double)NAN)" : "NAN";
+  if (exact.isInfinity()) {
+    std::string infinity = isDouble ? "(double)INFINITY" : "INFINITY";
+    return exact.isNegative() ? "(-" + infinity + ")" : infinity;
   }
-  if (text.find_first_of(".eE") == llvm::StringRef::npos)
-    text += ".0";
-  std::string literal(text.str());
+
+  // The shortest decimal that reads back as the same value.
+  char buffer[64];
+  std::to_chars_result written =
+      isDouble
+          ? std::to_chars(buffer, std::end(buffer), exact.convertToDouble())
+          : std::to_chars(buffer, std::end(buffer), exact.convertToFloat());
+  std::string literal(buffer, written.ptr);
+  if (literal.find_first_of(".e") == std::string::npos)
+    literal += ".0";
+
   if (!isDouble)
     literal += "f";
   if (exact.isNegative())
