@@ -19,6 +19,10 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -495,6 +499,13 @@ LogicalResult HostLowering::run() {
       printExplanation(info, plan.groups[index]);
   }
   function.erase();
+
+  // The emitters build index arithmetic locally; share what repeats and
+  // drop what folding left unused.
+  IRRewriter rewriter(context);
+  DominanceInfo dominance(module);
+  eliminateCommonSubExpressions(rewriter, dominance, module);
+  (void)runRegionDCE(rewriter, module->getRegions());
   return success();
 }
 

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -71,14 +72,34 @@ Value IndexBuilder::constant(int64_t value) {
 }
 
 Value IndexBuilder::add(Value a, Value b) {
-  return builder.createOrFold<arith::AddIOp>(loc, a, b);
+  std::optional<int64_t> x = getConstantIntValue(a);
+  std::optional<int64_t> y = getConstantIntValue(b);
+  if (x && y)
+    return constant(*x + *y);
+  if (x == 0)
+    return b;
+  if (y == 0)
+    return a;
+  return builder.create<arith::AddIOp>(loc, a, b);
 }
 
 Value IndexBuilder::mul(Value a, Value b) {
-  return builder.createOrFold<arith::MulIOp>(loc, a, b);
+  std::optional<int64_t> x = getConstantIntValue(a);
+  std::optional<int64_t> y = getConstantIntValue(b);
+  if (x && y)
+    return constant(*x * *y);
+  if (x == 0 || y == 0)
+    return constant(0);
+  if (x == 1)
+    return b;
+  if (y == 1)
+    return a;
+  return builder.create<arith::MulIOp>(loc, a, b);
 }
 
 Value IndexBuilder::mul(Value a, int64_t factor) {
+  if (factor == 0)
+    return constant(0);
   if (factor == 1)
     return a;
   return mul(a, constant(factor));
