@@ -11,9 +11,9 @@
 
 #include "tilec/Runtime/Npy.h"
 
+#include "FileIO.h"
+
 #include <algorithm>
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -373,23 +373,11 @@ std::optional<HostTensor> tilec::parseNpy(const uint8_t *data, size_t size,
 
 std::optional<HostTensor> tilec::readNpy(const std::string &path,
                                          std::string &error) {
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file) {
-    error = path + ": cannot open: " + std::strerror(errno);
+  std::optional<std::string> image = readWholeFile(path, error);
+  if (!image)
     return std::nullopt;
-  }
-  std::vector<uint8_t> image;
-  uint8_t chunk[1 << 16];
-  size_t got;
-  while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0)
-    image.insert(image.end(), chunk, chunk + got);
-  int readError = std::ferror(file) ? errno : 0;
-  std::fclose(file);
-  if (readError) {
-    error = path + ": cannot read: " + std::strerror(readError);
-    return std::nullopt;
-  }
-  return parseNpy(image.data(), image.size(), path, error);
+  return parseNpy(reinterpret_cast<const uint8_t *>(image->data()),
+                  image->size(), path, error);
 }
 
 std::string tilec::serializeNpy(const HostTensor &tensor) {
@@ -427,34 +415,5 @@ std::string tilec::serializeNpy(const HostTensor &tensor) {
 
 bool tilec::writeNpy(const std::string &path, const HostTensor &tensor,
                      std::string &error) {
-  std::string image = serializeNpy(tensor);
-  // A fresh name next to the target ('x' fails if it exists), so that the
-  // rename stays within one file system and cannot clobber another writer.
-  auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-  std::string tempPath;
-  std::FILE *file = nullptr;
-  for (int attempt = 0; attempt < 100 && !file; ++attempt) {
-    tempPath = path + ".tmp" + std::to_string(stamp + attempt);
-    file = std::fopen(tempPath.c_str(), "wbx");
-    if (!file && errno != EEXIST)
-      break;
-  }
-  if (!file) {
-    error = path + ": cannot create a temporary file: " + std::strerror(errno);
-    return false;
-  }
-  bool written =
-      std::fwrite(image.data(), 1, image.size(), file) == image.size();
-  int writeError = errno;
-  if (std::fclose(file) != 0 && written) {
-    written = false;
-    writeError = errno;
-  }
-  if (written && std::rename(tempPath.c_str(), path.c_str()) == 0)
-    return true;
-  if (written)
-    writeError = errno;
-  std::remove(tempPath.c_str());
-  error = path + ": cannot write: " + std::strerror(writeError);
-  return false;
+  return writeFileAtomically(path, serializeNpy(tensor), error);
 }

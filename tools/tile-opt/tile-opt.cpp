@@ -6,19 +6,26 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<tilec::tile::TileDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::memref::MemRefDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect, mlir::spirv::SPIRVDialect,
+                  mlir::tensor::TensorDialect>();
+  tilec::registerLoweringPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
 }

@@ -70,4 +70,22 @@ std::unique_ptr<LoadedSource> loadSource(StringRef path, StringRef entry) {
   return source;
 }
 
+std::optional<Program> specializeFromArgs(LoadedSource &source,
+                                          ArrayRef<std::string> specs,
+                                          int &exitCode) {
+  std::vector<ArgBinding> bindings;
+  for (const std::string &spec : specs) {
+    std::string error;
+    std::optional<ArgBinding> binding = parseArgSpec(spec, error);
+    if (!binding) {
+      reportError(error);
+      exitCode = ExitUsageError;
+      return std::nullopt;
+    }
+    bindings.push_back(std::move(*binding));
+  }
+  exitCode = ExitProgramError;
+  return specialize(*source.function, bindings, source.sourceMgr);
+}
+
 } // namespace tilec

@@ -5,7 +5,13 @@
 
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
+#include "tilec/Runtime/Bundle.h"
+#include "tilec/Runtime/DeviceProfile.h"
+#include "tilec/Runtime/HostTensor.h"
+#include "tilec/Runtime/OpenCL.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -48,32 +54,104 @@ struct LoadedSource {
 std::unique_ptr<LoadedSource> loadSource(llvm::StringRef path,
                                          llvm::StringRef entry);
 
+/// Specialises the loaded function to the `--arg` bindings. On failure
+/// returns nullopt with `exitCode` set (diagnostics are printed).
+std::optional<Program> specializeFromArgs(LoadedSource &source,
+                                          llvm::ArrayRef<std::string> specs,
+                                          int &exitCode);
+
+/// Where the data of a function's inputs comes from.
+struct InputOptions {
+  std::vector<std::string> argSpecs;
+  /// `--in NAME=FILE.npy`.
+  std::vector<std::string> inputFiles;
+  /// Fill the inputs with an `--arg` and no `--in` with random values.
+  bool random = false;
+  uint64_t seed = 1;
+};
+
+/// The data of every parameter of `function`, from `--in` files or made
+/// from the `--arg` bindings, and the bindings that specialise the function
+/// to it. Returns the exit code (0 on success; errors are printed).
+int gatherInputs(const InputOptions &options, const ast::Function &function,
+                 std::vector<ArgBinding> &bindings,
+                 llvm::StringMap<HostTensor> &data);
+
+/// The device `--device`/`--profile` name, its profile overridden by the
+/// file. Errors are printed; the caller exits with ExitDeviceError.
+std::optional<opencl::DeviceDescriptor>
+chooseRunDevice(llvm::StringRef selector, llvm::StringRef profilePath);
+
+/// The profile to compile for: the chosen device's (possibly overridden),
+/// or, on a machine without OpenCL devices, the profile file alone.
+/// Errors are printed; the caller exits with ExitDeviceError.
+std::optional<DeviceProfile> chooseTargetProfile(llvm::StringRef selector,
+                                                 llvm::StringRef profilePath);
+
+/// Compiles `program` for `profile` into a bundle (compileProgram), marking
+/// tilec as its producer. Diagnostics are printed; nullopt on failure.
+std::optional<Bundle> compileBundle(const Program &program,
+                                    const DeviceProfile &profile,
+                                    llvm::SourceMgr &sourceMgr);
+
+/// The tensors of `data` named by the bundle buffers `indexes` (its inputs
+/// or outputs), in that order.
+std::vector<HostTensor>
+tensorsInBundleOrder(const Bundle &bundle, llvm::ArrayRef<unsigned> indexes,
+                     const llvm::StringMap<HostTensor> &data);
+
 /// What `tilec compile` prints.
-enum class EmitKind { Tile, Mlir };
+enum class EmitKind { None, Tile, Mlir, OpenCL, Bundle };
 
 struct CompileOptions {
   std::string inputPath;
   std::string entry;
   std::vector<std::string> argSpecs;
-  EmitKind emit = EmitKind::Tile;
+  EmitKind emit = EmitKind::None;
   /// With --emit mlir: print each op's .tile source location.
   bool printLocations = false;
+  /// Print the scheduler's choices and their reasons.
+  bool explain = false;
   std::string outputPath;
+  /// The device (`--device`) and profile file (`--profile`) to compile for.
+  std::string device;
+  std::string profile;
 };
 int runCompile(const CompileOptions &options);
 
 struct RunOptions {
   std::string inputPath;
   std::string entry;
-  std::vector<std::string> argSpecs;
-  std::vector<std::string> inputFiles;
-  bool random = false;
-  uint64_t seed = 1;
+  InputOptions inputs;
   std::string outDir;
+  /// "opencl" or "reference".
   std::string backend;
   bool check = false;
+  std::string device;
+  std::string profile;
 };
 int runRun(const RunOptions &options);
+
+struct BenchOptions {
+  std::string inputPath;
+  std::string entry;
+  std::vector<std::string> argSpecs;
+  uint64_t seed = 1;
+  /// Timed runs after the warm-up.
+  unsigned repeat = 10;
+  std::string device;
+  std::string profile;
+};
+int runBench(const BenchOptions &options);
+
+struct DevicesOptions {
+  /// With --json: the device whose profile to print, and a file that
+  /// overrides it.
+  std::string device;
+  std::string profile;
+  bool json = false;
+};
+int runDevices(const DevicesOptions &options);
 
 } // namespace tilec
 

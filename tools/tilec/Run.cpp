@@ -3,106 +3,19 @@
 #include "Driver.h"
 
 #include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Runtime/Compare.h"
+#include "tilec/Runtime/Executor.h"
 #include "tilec/Runtime/Npy.h"
-#include "tilec/Runtime/Random.h"
+#include "tilec/Runtime/TensorSummary.h"
 
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace tilec {
-
-static std::string typeString(DType dtype, const Shape &shape) {
-  std::string text = std::string(dtypeName(dtype)) + "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    text += (i ? ", " : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
-/// The data of every parameter, from `--in` files or, with `--random`, made
-/// from the `--arg` bindings. Returns the exit code on failure.
-static int gatherInputs(const RunOptions &options,
-                        const ast::Function &function,
-                        std::vector<ArgBinding> &bindings,
-                        StringMap<HostTensor> &data) {
-  std::vector<ParamInfo> params = getParams(function);
-  auto isParam = [&](StringRef name) {
-    return llvm::any_of(params,
-                        [&](const ParamInfo &p) { return p.name == name; });
-  };
-  auto paramList = [&] {
-    std::string names;
-    for (const ParamInfo &p : params)
-      names += (names.empty() ? "" : ", ") + p.name;
-    return names;
-  };
-
-  StringMap<ArgBinding> argBindings;
-  for (const std::string &spec : options.argSpecs) {
-    std::string error;
-    std::optional<ArgBinding> binding = parseArgSpec(spec, error);
-    if (!binding) {
-      reportError(error);
-      return ExitUsageError;
-    }
-    if (!isParam(binding->name)) {
-      reportError("--arg names '" + binding->name +
-                  "', which is not an input (inputs: " + paramList() + ")");
-      return ExitUsageError;
-    }
-    argBindings[binding->name] = std::move(*binding);
-  }
-
-  for (const std::string &spec : options.inputFiles) {
-    auto [name, path] = StringRef(spec).split('=');
-    if (name.empty() || path.empty()) {
-      reportError("invalid --in '" + spec + "' (expected NAME=FILE.npy)");
-      return ExitUsageError;
-    }
-    if (!isParam(name)) {
-      reportError("--in names '" + name +
-                  "', which is not an input (inputs: " + paramList() + ")");
-      return ExitUsageError;
-    }
-    std::string error;
-    std::optional<HostTensor> tensor = readNpy(path.str(), error);
-    if (!tensor) {
-      reportError(error);
-      return ExitProgramError;
-    }
-    auto arg = argBindings.find(name);
-    if (arg != argBindings.end() && (arg->second.dtype != tensor->dtype() ||
-                                     arg->second.shape != tensor->shape())) {
-      reportError("--in " + name + " holds " +
-                  typeString(tensor->dtype(), tensor->shape()) +
-                  " but --arg says " +
-                  typeString(arg->second.dtype, arg->second.shape));
-      return ExitProgramError;
-    }
-    data[name] = std::move(*tensor);
-  }
-
-  for (const auto &[index, param] : llvm::enumerate(params)) {
-    if (!data.count(param.name)) {
-      auto arg = argBindings.find(param.name);
-      if (arg == argBindings.end() || !options.random) {
-        reportError("input '" + param.name + "' has no data: pass --in " +
-                    param.name + "=FILE.npy, or --arg " + param.name +
-                    "=DTYPE[dims] with --random");
-        return ExitUsageError;
-      }
-      data[param.name] = randomTensor(arg->second.dtype, arg->second.shape,
-                                      options.seed + index);
-    }
-    const HostTensor &tensor = data[param.name];
-    bindings.push_back({param.name, tensor.dtype(), tensor.shape()});
-  }
-  return ExitSuccess;
-}
 
 /// Writes `tensor` to DIR/<name>.npy.
 static bool writeOutput(StringRef outDir, StringRef name,
@@ -121,10 +34,70 @@ static bool writeOutput(StringRef outDir, StringRef name,
   return true;
 }
 
+/// Compiles `program` for the chosen device and runs it there on `data`;
+/// stores the outputs by name in `outputs`. Returns the exit code.
+static int runOnOpenCL(const RunOptions &options, const Program &program,
+                       SourceMgr &sourceMgr, const StringMap<HostTensor> &data,
+                       StringMap<HostTensor> &outputs) {
+  std::optional<opencl::DeviceDescriptor> chosen =
+      chooseRunDevice(options.device, options.profile);
+  if (!chosen)
+    return ExitDeviceError;
+  std::optional<Bundle> bundle =
+      compileBundle(program, chosen->profile, sourceMgr);
+  if (!bundle)
+    return ExitProgramError;
+  Expected<std::unique_ptr<opencl::Device>> device =
+      opencl::Device::open(*chosen);
+  if (!device) {
+    reportError(device.error().message());
+    return ExitDeviceError;
+  }
+  Expected<std::unique_ptr<BundleExecutor>> executor =
+      BundleExecutor::create(**device, *bundle, options.inputPath);
+  if (!executor) {
+    reportError(executor.error().message());
+    return ExitDeviceError;
+  }
+  Expected<BundleRun> run =
+      (*executor)->run(tensorsInBundleOrder(*bundle, bundle->inputs, data));
+  if (!run) {
+    reportError(run.error().message());
+    return ExitDeviceError;
+  }
+  for (size_t i = 0; i < bundle->outputs.size(); ++i)
+    outputs[bundle->buffers[bundle->outputs[i]].name] =
+        std::move(run->outputs[i]);
+  return ExitSuccess;
+}
+
+/// Compares every output with the reference interpreter's, one line each.
+/// Returns the exit code: ExitProgramError when any output differs.
+static int checkAgainstReference(const Program &program, SourceMgr &sourceMgr,
+                                 ArrayRef<HostTensor> inputs,
+                                 const StringMap<HostTensor> &outputs) {
+  std::optional<std::vector<HostTensor>> expected =
+      interpret(program, inputs, sourceMgr);
+  if (!expected)
+    return ExitProgramError;
+  bool allAgree = true;
+  for (const auto &[id, reference] : llvm::zip(program.outputs, *expected)) {
+    const std::string &name = program.tensors[id].name;
+    Comparison comparison = compareTensors(outputs.lookup(name), reference,
+                                           defaultTolerance(reference.dtype()));
+    outs() << "check " << name << ": " << comparison.summary << "\n";
+    allAgree &= comparison.agrees;
+  }
+  if (!allAgree)
+    reportError("the results differ from the reference interpreter's");
+  return allAgree ? ExitSuccess : ExitProgramError;
+}
+
 int runRun(const RunOptions &options) {
-  if (options.backend != "reference") {
+  bool onOpenCL = options.backend == "opencl";
+  if (!onOpenCL && options.backend != "reference") {
     reportError("unknown backend '" + options.backend +
-                "' (available: reference)");
+                "' (available: opencl, reference)");
     return ExitUsageError;
   }
   std::unique_ptr<LoadedSource> source =
@@ -134,7 +107,8 @@ int runRun(const RunOptions &options) {
 
   std::vector<ArgBinding> bindings;
   StringMap<HostTensor> data;
-  if (int code = gatherInputs(options, *source->function, bindings, data))
+  if (int code =
+          gatherInputs(options.inputs, *source->function, bindings, data))
     return code;
   std::optional<Program> program =
       specialize(*source->function, bindings, source->sourceMgr);
@@ -144,25 +118,36 @@ int runRun(const RunOptions &options) {
   std::vector<HostTensor> inputs;
   for (unsigned id : program->inputs)
     inputs.push_back(data[program->tensors[id].name]);
-  std::optional<std::vector<HostTensor>> outputs =
-      interpret(*program, inputs, source->sourceMgr);
-  if (!outputs)
-    return ExitProgramError;
+  StringMap<HostTensor> outputs;
+  if (onOpenCL) {
+    if (int code =
+            runOnOpenCL(options, *program, source->sourceMgr, data, outputs))
+      return code;
+  } else {
+    std::optional<std::vector<HostTensor>> results =
+        interpret(*program, inputs, source->sourceMgr);
+    if (!results)
+      return ExitProgramError;
+    for (size_t i = 0; i < program->outputs.size(); ++i)
+      outputs[program->tensors[program->outputs[i]].name] =
+          std::move((*results)[i]);
+  }
 
-  for (const auto &[id, tensor] : llvm::zip(program->outputs, *outputs)) {
+  for (unsigned id : program->outputs) {
     const std::string &name = program->tensors[id].name;
-    double checksum = 0;
-    for (int64_t i = 0; i < tensor.numElements(); ++i)
-      checksum += tensor.getDouble(i);
-    outs() << name << ": " << typeString(tensor.dtype(), tensor.shape())
-           << ", checksum " << format("%.9g", checksum)
-           << " (sum of elements)\n";
+    const HostTensor &tensor = outputs[name];
+    outs() << formatOutputSummary(name, tensor) << "\n";
     if (!options.outDir.empty() && !writeOutput(options.outDir, name, tensor))
       return ExitProgramError;
   }
-  if (options.check)
+  if (!options.check)
+    return ExitSuccess;
+  if (!onOpenCL) {
     outs() << "check: skipped, the reference backend is the oracle itself\n";
-  return ExitSuccess;
+    return ExitSuccess;
+  }
+  outs().flush();
+  return checkAgainstReference(*program, source->sourceMgr, inputs, outputs);
 }
 
 } // namespace tilec

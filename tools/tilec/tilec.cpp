@@ -1,8 +1,12 @@
 //===- tilec.cpp - The tilec command-line driver --------------------------===//
 //
-// tilec compile FILE.tile --arg NAME=DTYPE[dims] ... --emit tile|mlir [-o OUT]
+// tilec compile FILE.tile --arg NAME=DTYPE[dims] ...
+//               [--emit tile|mlir|opencl|bundle] [--explain] [-o OUT]
 // tilec run FILE.tile [--in NAME=FILE.npy | --arg ... --random] [--out DIR]
-//                     [--backend reference] [--check]
+//                     [--backend opencl|reference] [--check]
+// tilec bench FILE.tile --arg NAME=DTYPE[dims] ... [--repeat N]
+// tilec devices [--json]
+// compile, run, bench and devices take --device SEL and --profile FILE.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,27 +25,51 @@ static cl::SubCommand compileCommand("compile",
                                      "Compile a .tile function and print it");
 static cl::SubCommand
     runCommand("run", "Run a .tile function on .npy or random inputs");
+static cl::SubCommand
+    benchCommand("bench", "Time a .tile function's kernels on a device");
+static cl::SubCommand
+    devicesCommand("devices", "List the OpenCL devices and their profiles");
 
-static cl::opt<std::string> inputPath(cl::Positional, cl::Required,
-                                      cl::desc("<file.tile>"),
-                                      cl::sub(compileCommand),
-                                      cl::sub(runCommand),
-                                      cl::cat(tilecCategory));
+static cl::opt<std::string>
+    inputPath(cl::Positional, cl::Required, cl::desc("<file.tile>"),
+              cl::sub(compileCommand), cl::sub(runCommand),
+              cl::sub(benchCommand), cl::cat(tilecCategory));
 static cl::opt<std::string>
     entry("entry", cl::desc("The function to use when the file holds several"),
           cl::value_desc("name"), cl::sub(compileCommand), cl::sub(runCommand),
-          cl::cat(tilecCategory));
+          cl::sub(benchCommand), cl::cat(tilecCategory));
 static cl::list<std::string>
     argSpecs("arg", cl::desc("Bind an input's dtype and shape"),
              cl::value_desc("NAME=DTYPE[d0,d1,...]"), cl::sub(compileCommand),
-             cl::sub(runCommand), cl::cat(tilecCategory));
+             cl::sub(runCommand), cl::sub(benchCommand),
+             cl::cat(tilecCategory));
+static cl::opt<std::string> device(
+    "device",
+    cl::desc("The OpenCL device: an index or a substring of its name (see "
+             "tilec devices); default: the first GPU, else the first CPU"),
+    cl::value_desc("SEL"), cl::sub(compileCommand), cl::sub(runCommand),
+    cl::sub(benchCommand), cl::sub(devicesCommand), cl::cat(tilecCategory));
+static cl::opt<std::string> profile(
+    "profile",
+    cl::desc("A JSON device profile that overrides the device's (or, "
+             "compiling on a machine without devices, describes the target)"),
+    cl::value_desc("FILE"), cl::sub(compileCommand), cl::sub(runCommand),
+    cl::sub(benchCommand), cl::sub(devicesCommand), cl::cat(tilecCategory));
 
 static cl::opt<EmitKind> emit(
-    "emit", cl::desc("What to print"), cl::Required,
+    "emit", cl::desc("What to print"), cl::init(EmitKind::None),
     cl::values(clEnumValN(EmitKind::Tile, "tile",
                           "the specialised Tile program"),
-               clEnumValN(EmitKind::Mlir, "mlir", "the `tile` MLIR dialect")),
+               clEnumValN(EmitKind::Mlir, "mlir", "the `tile` MLIR dialect"),
+               clEnumValN(EmitKind::OpenCL, "opencl",
+                          "the OpenCL C of the kernels, for the device"),
+               clEnumValN(EmitKind::Bundle, "bundle",
+                          "the kernel bundle that tile-run executes")),
     cl::sub(compileCommand), cl::cat(tilecCategory));
+static cl::opt<bool>
+    explain("explain",
+            cl::desc("Print each kernel's schedule for the device, and why"),
+            cl::sub(compileCommand), cl::cat(tilecCategory));
 static cl::opt<bool> printLocations(
     "print-locations",
     cl::desc("With --emit mlir, print each op's .tile source location"),
@@ -61,23 +89,35 @@ static cl::opt<bool>
                           "values"),
                  cl::sub(runCommand), cl::cat(tilecCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of --random"), cl::init(1),
-                              cl::sub(runCommand), cl::cat(tilecCategory));
+                              cl::sub(runCommand), cl::sub(benchCommand),
+                              cl::cat(tilecCategory));
 static cl::opt<std::string>
     outDir("out", cl::desc("Write every output to DIR/<output>.npy"),
            cl::value_desc("DIR"), cl::sub(runCommand), cl::cat(tilecCategory));
 static cl::opt<std::string> backend("backend", cl::desc("Where to run"),
-                                    cl::value_desc("reference"),
-                                    cl::init("reference"), cl::sub(runCommand),
+                                    cl::value_desc("opencl|reference"),
+                                    cl::init("opencl"), cl::sub(runCommand),
                                     cl::cat(tilecCategory));
 static cl::opt<bool>
     check("check",
           cl::desc("Compare every output with the reference interpreter"),
           cl::sub(runCommand), cl::cat(tilecCategory));
 
+static cl::opt<unsigned> repeat("repeat",
+                                cl::desc("Timed runs after the warm-up"),
+                                cl::init(10), cl::sub(benchCommand),
+                                cl::cat(tilecCategory));
+
+static cl::opt<bool>
+    printJson("json",
+              cl::desc("Print the chosen device's profile as JSON (the form "
+                       "--profile reads)"),
+              cl::sub(devicesCommand), cl::cat(tilecCategory));
+
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
-  for (cl::SubCommand *sub :
-       {&cl::SubCommand::getTopLevel(), &compileCommand, &runCommand})
+  for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &compileCommand,
+                              &runCommand, &benchCommand, &devicesCommand})
     cl::HideUnrelatedOptions(tilecCategory, *sub);
   cl::SetVersionPrinter(
       [](raw_ostream &os) { os << "tilec " << TILEC_VERSION << "\n"; });
@@ -85,22 +125,36 @@ int main(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "tilec: compiles Tile tensor programs to GPU kernels\n\n"
-          "  tilec compile FILE.tile --arg A=f32[64,32] ... --emit tile|mlir\n"
+          "  tilec compile FILE.tile --arg A=f32[64,32] ... "
+          "--emit tile|mlir|opencl|bundle\n"
           "  tilec run FILE.tile --in A=a.npy ... [--out DIR] [--check]\n"
-          "  tilec run FILE.tile --arg A=f32[64,32] ... --random\n\n"
+          "  tilec run FILE.tile --arg A=f32[64,32] ... --random\n"
+          "  tilec bench FILE.tile --arg A=f32[64,32] ... [--repeat N]\n"
+          "  tilec devices\n\n"
           "  `tilec SUBCOMMAND --help` lists a subcommand's options.\n",
           &errs()))
     return ExitUsageError;
 
   if (compileCommand) {
-    CompileOptions options{inputPath, entry,          argSpecs,
-                           emit,      printLocations, outputPath};
+    CompileOptions options{inputPath,  entry,          argSpecs,
+                           emit,       printLocations, explain,
+                           outputPath, device,         profile};
     return runCompile(options);
   }
   if (runCommand) {
-    RunOptions options{inputPath, entry,  argSpecs, inputFiles, randomInputs,
-                       seed,      outDir, backend,  check};
+    InputOptions inputs{argSpecs, inputFiles, randomInputs, seed};
+    RunOptions options{inputPath, entry, inputs, outDir,
+                       backend,   check, device, profile};
     return runRun(options);
+  }
+  if (benchCommand) {
+    BenchOptions options{inputPath, entry,  argSpecs, seed,
+                         repeat,    device, profile};
+    return runBench(options);
+  }
+  if (devicesCommand) {
+    DevicesOptions options{device, profile, printJson};
+    return runDevices(options);
   }
   errs() << "tilec: no subcommand (see tilec --help)\n";
   return ExitUsageError;

@@ -1,0 +1,52 @@
+//===- KernelBodies.h - The body of each kind of kernel ---------*- C++ -*-===//
+//
+// Emitters of gpu.func bodies, one per schedule kind. Each is called with a
+// builder at the start of the kernel's entry block and leaves it before the
+// place of the gpu.return. Internal to lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_TRANSFORMS_KERNELBODIES_H
+#define TILEC_LIB_TRANSFORMS_KERNELBODIES_H
+
+#include "KernelEmitter.h"
+#include "KernelFormation.h"
+#include "Schedule.h"
+
+namespace tilec {
+namespace lowering {
+
+struct KernelContext {
+  const KernelGroup &group;
+  const Schedule &schedule;
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  /// The kernel argument holding a tile value's buffer.
+  llvm::function_ref<mlir::Value(mlir::Value)> bufferOf;
+  /// Contraction groups: the analysed index space.
+  const ContractionSpace *space = nullptr;
+  const IndexSystem *system = nullptr;
+  /// Copy groups: the kernel argument of the output written.
+  mlir::Value copyTarget;
+};
+
+/// The work-item's linear id, with the builder inside a guard that it is
+/// below the schedule's active work-items.
+mlir::Value emitGuardedLinearId(KernelContext &context, IndexBuilder &index);
+
+/// Computes the group's ops from `firstOp` on at one element and stores
+/// every value the group stores at position `linear`.
+void emitGroupTail(KernelContext &context, ElementEvaluator &evaluator,
+                   unsigned firstOp, mlir::Value linear);
+
+/// Elementwise groups and copies (ElementwiseLowering.cpp).
+void emitPerElementKernel(KernelContext &context);
+/// Any contraction (ContractionLowering.cpp).
+void emitGenericContraction(KernelContext &context);
+/// Dense matrix products (TiledContraction.cpp).
+void emitTiledContraction(KernelContext &context);
+
+} // namespace lowering
+} // namespace tilec
+
+#endif // TILEC_LIB_TRANSFORMS_KERNELBODIES_H

@@ -1,0 +1,32 @@
+//===- KernelCost.h - Work counts of a contraction --------------*- C++ -*-===//
+//
+// How many index tuples a contraction visits and how large its index
+// arithmetic gets, from interval bounds over the output box. Internal to
+// lowering: feeds tile.flops, --explain and the choice of index width.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_TRANSFORMS_KERNELCOST_H
+#define TILEC_LIB_TRANSFORMS_KERNELCOST_H
+
+#include "tilec/Analysis/IndexSpace.h"
+
+namespace tilec {
+namespace lowering {
+
+struct TupleCount {
+  /// Valid tuples over all output elements: exact for a dense box, else an
+  /// upper bound (the loops' ranges over the whole output box).
+  double tuples = 0;
+  bool exact = true;
+  /// The largest magnitude any numerator of the loop nest reaches.
+  double maxMagnitude = 0;
+};
+
+TupleCount countTuples(const ContractionSpace &space,
+                       const IndexSystem &system);
+
+} // namespace lowering
+} // namespace tilec
+
+#endif // TILEC_LIB_TRANSFORMS_KERNELCOST_H

@@ -1,0 +1,75 @@
+//===- KernelFormation.h - Grouping tile ops into kernels -------*- C++ -*-===//
+//
+// Kernel formation decides which `tile` ops run together in one kernel
+// (fusion) and which values reach global memory. Internal to lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_TRANSFORMS_KERNELFORMATION_H
+#define TILEC_LIB_TRANSFORMS_KERNELFORMATION_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
+
+namespace tilec {
+namespace lowering {
+
+enum class KernelKind {
+  /// Elementwise ops over one shape, one work-item per element.
+  Elementwise,
+  /// A tile.contract followed by the elementwise ops fused into its
+  /// epilogue.
+  Contraction,
+  /// Copies a buffer into a program output (a returned input, reshape or
+  /// value returned twice).
+  Copy,
+};
+
+struct KernelGroup {
+  KernelKind kind = KernelKind::Elementwise;
+  /// The ops the kernel computes, in program order. A Contraction group
+  /// starts with its tile.contract; a Copy group has none.
+  llvm::SmallVector<mlir::Operation *> ops;
+  /// The shape every op of the group produces: the kernel's iteration space.
+  mlir::RankedTensorType type;
+  /// The values the kernel writes to global memory (each of `type`'s shape).
+  llvm::SmallVector<mlir::Value> stored;
+  /// Copy groups: the value copied and the output it goes to.
+  mlir::Value copySource;
+  unsigned copyOutput = 0;
+};
+
+struct KernelPlan {
+  /// In launch order.
+  std::vector<KernelGroup> groups;
+  /// The group computing each value that belongs to one.
+  llvm::DenseMap<mlir::Value, unsigned> groupOf;
+  /// For each function result, whether the value's own buffer is that output
+  /// argument (false: a Copy group fills the output).
+  llvm::SmallVector<bool> outputIsOwned;
+};
+
+/// True for ops that read no buffer and are recomputed wherever an
+/// elementwise consumer needs them: tile.constant, tile.index, tile.shape.
+bool isGenerator(mlir::Operation *op);
+
+/// True for ops evaluated one element at a time: tile.ew, tile.cast and the
+/// generators.
+bool isElementwise(mlir::Operation *op);
+
+/// Groups the ops of `function` (a body of tile ops ending in func.return)
+/// into kernels. Fusion rules: an elementwise op joins the group of one of
+/// its operands' producers when it has that producer's shape and the
+/// group's shape, and every other operand is available before the group
+/// runs; a tile.contract starts a group; a tile.reshape aliases its source.
+/// A value is stored when it is returned or used outside its group.
+KernelPlan formKernels(mlir::func::FuncOp function);
+
+} // namespace lowering
+} // namespace tilec
+
+#endif // TILEC_LIB_TRANSFORMS_KERNELFORMATION_H

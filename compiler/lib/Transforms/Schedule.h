@@ -1,0 +1,104 @@
+//===- Schedule.h - How a kernel runs on a device ---------------*- C++ -*-===//
+//
+// The scheduler's decisions for one kernel and the analytic model behind
+// them (docs/scheduler.md). Internal to lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_TRANSFORMS_SCHEDULE_H
+#define TILEC_LIB_TRANSFORMS_SCHEDULE_H
+
+#include "KernelFormation.h"
+
+#include "tilec/Analysis/IndexSpace.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Runtime/DeviceProfile.h"
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace tilec {
+namespace lowering {
+
+enum class ScheduleKind {
+  /// One work-item per element of the group's shape (elementwise, copy).
+  PerElement,
+  /// One work-item per output element running the index space's loop nest.
+  GenericContraction,
+  /// Work-group tiles of the output, the reduction staged through local
+  /// memory, a register tile per work-item.
+  TiledContraction,
+};
+
+/// C[b, i, j] = +(A[.] * B[.]) over a dense box, with A's address linear
+/// in (b, i, k) and B's in (b, k, j): the shape the tiled schedule needs.
+struct DenseMatmul {
+  struct Operand {
+    /// Which contraction input this is.
+    unsigned input = 0;
+    /// Address = constant + batch*batchStride + outer*outerStride + k*kStride,
+    /// where outer is i for A and j for B.
+    int64_t constant = 0, batchStride = 0, outerStride = 0, kStride = 0;
+  };
+  bool batched = false;
+  int64_t batch = 1, m = 1, n = 1, k = 0;
+  /// The first value of the reduction index.
+  int64_t kBegin = 0;
+  Operand a, b;
+};
+
+struct TileSizes {
+  /// Outputs per work-group (M x N), per work-item (regM x regN), and the
+  /// reduction slice staged in local memory per step.
+  int64_t blockM = 0, blockN = 0, regM = 0, regN = 0, blockK = 0;
+  /// Row length of the local A and B tiles (a one-element pad breaks bank
+  /// conflicts when the tile is written along k).
+  int64_t strideA = 0, strideB = 0;
+};
+
+struct Schedule {
+  ScheduleKind kind = ScheduleKind::PerElement;
+  std::array<int64_t, 3> localSize = {1, 1, 1};
+  std::array<int64_t, 3> numGroups = {1, 1, 1};
+  /// Work-items that do something (the rest are guarded off).
+  int64_t activeItems = 0;
+  TileSizes tile;
+  std::optional<DenseMatmul> matmul;
+  int64_t localMemBytes = 0;
+  /// 32-bit registers per work-item, estimated (docs/scheduler.md).
+  int64_t registers = 0;
+  /// Why this schedule, for --explain.
+  std::string reason;
+};
+
+/// The register budget per work-item the schedules are held to.
+constexpr int64_t kRegisterBudget = 128;
+
+/// Matches `op` (analysed as `space`) against the tiled schedule's shape.
+std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
+                                            const ContractionSpace &space,
+                                            const IndexSystem &system,
+                                            std::string &whyNot);
+
+/// One work-item per element of `elements`; `registers` estimated by the
+/// caller from the group's size.
+Schedule schedulePerElement(int64_t elements, int64_t registers,
+                            const DeviceProfile &profile);
+
+/// The tiled schedule where the contraction matches it and a tile fits the
+/// device, else the generic one.
+Schedule scheduleContraction(tile::ContractOp op, const ContractionSpace &space,
+                             const IndexSystem &system,
+                             const DeviceProfile &profile);
+
+/// Checks that `schedule` fits `profile` (work-group size and shape, local
+/// memory, registers); reports an error at `loc` and fails otherwise.
+mlir::LogicalResult verifyScheduleFits(const Schedule &schedule,
+                                       const DeviceProfile &profile,
+                                       mlir::Location loc);
+
+} // namespace lowering
+} // namespace tilec
+
+#endif // TILEC_LIB_TRANSFORMS_SCHEDULE_H

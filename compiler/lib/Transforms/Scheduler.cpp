@@ -1,0 +1,280 @@
+//===- Scheduler.cpp - Analytic schedule choice and its fit proof ---------===//
+//
+// No trial runs: each kernel's schedule follows from its shape and the
+// device profile. docs/scheduler.md describes the model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Schedule.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+/// The work-group size of one-dimensional schedules: the largest power of
+/// two the device allows, at most 256 (enough to hide latency on GPUs while
+/// leaving several work-groups per compute unit).
+static int64_t getLinearGroupSize(const DeviceProfile &profile) {
+  uint64_t limit = std::min<uint64_t>(
+      {256, profile.maxWorkGroupSize, profile.maxWorkItemSizes[0]});
+  return std::max<int64_t>(1, llvm::bit_floor(limit));
+}
+
+Schedule lowering::schedulePerElement(int64_t elements, int64_t registers,
+                                      const DeviceProfile &profile) {
+  Schedule schedule;
+  schedule.kind = ScheduleKind::PerElement;
+  schedule.localSize[0] = getLinearGroupSize(profile);
+  schedule.numGroups[0] = llvm::divideCeil(elements, schedule.localSize[0]);
+  schedule.activeItems = elements;
+  schedule.registers = registers;
+  schedule.reason = "one work-item per element, " +
+                    std::to_string(schedule.localSize[0]) +
+                    " per work-group (the largest power of two up to 256 "
+                    "that the device allows)";
+  return schedule;
+}
+
+/// The address of `access` (integral rows) in a C-ordered buffer as
+/// coefficients per index variable plus a constant.
+static std::optional<std::vector<int64_t>>
+getLinearAddress(const IndexSystem::Access &access, unsigned numIndices) {
+  std::vector<int64_t> address(numIndices + 1, 0);
+  int64_t stride = 1;
+  for (unsigned dim = access.rows.size(); dim-- > 0;) {
+    const IndexSystem::Row &row = access.rows[dim];
+    for (unsigned var = 0; var <= numIndices; ++var) {
+      if (row.den[var] != 1)
+        return std::nullopt;
+      address[var] += row.num[var] * stride;
+    }
+    stride *= access.extents[dim];
+  }
+  return address;
+}
+
+std::optional<DenseMatmul>
+lowering::matchDenseMatmul(tile::ContractOp op, const ContractionSpace &space,
+                           const IndexSystem &system, std::string &whyNot) {
+  if (op.getAggregation() != tile::AggregationKind::Add ||
+      op.getCombination() != tile::CombinationKind::Mul) {
+    whyNot = "only +(A * B) contractions have a tiled schedule";
+    return std::nullopt;
+  }
+  if (!isa<FloatType>(op.getType().getElementType())) {
+    whyNot = "integer contractions use the generic schedule";
+    return std::nullopt;
+  }
+  if (space.empty || !space.isDenseBox()) {
+    whyNot = "the index space is not a dense box (bounds depend on the "
+             "output coordinates, or there are guards)";
+    return std::nullopt;
+  }
+  unsigned rank = space.outputRank;
+  if (rank != 2 && rank != 3) {
+    whyNot = "the output has rank " + std::to_string(rank) +
+             " (tiled: 2, or 3 with a batch dimension)";
+    return std::nullopt;
+  }
+  if (space.freeVars.size() != 1 || system.numIndices != rank + 1) {
+    whyNot = "the reduction has " + std::to_string(space.freeVars.size()) +
+             " indices (tiled: exactly 1)";
+    return std::nullopt;
+  }
+  // The output access of a dense box is one index variable per dimension.
+  std::vector<unsigned> outputVar;
+  for (const IndexSystem::Row &row : system.output.rows)
+    for (unsigned var = 0; var < system.numIndices; ++var)
+      if (row.num[var] != 0)
+        outputVar.push_back(var);
+  if (outputVar.size() != rank)
+    return std::nullopt;
+  unsigned batchVar = rank == 3 ? outputVar[0] : system.numIndices;
+  unsigned iVar = outputVar[rank - 2], jVar = outputVar[rank - 1];
+  unsigned kVar = space.freeVars[0];
+
+  std::optional<std::vector<int64_t>> first =
+      getLinearAddress(system.inputs[0], system.numIndices);
+  std::optional<std::vector<int64_t>> second =
+      getLinearAddress(system.inputs[1], system.numIndices);
+  if (!first || !second)
+    return std::nullopt;
+  // A must not move with j nor B with i; inputs may come in either order
+  // (multiplication commutes).
+  bool inOrder = (*first)[jVar] == 0 && (*second)[iVar] == 0;
+  bool swapped = (*first)[iVar] == 0 && (*second)[jVar] == 0;
+  if (!inOrder && !swapped) {
+    whyNot = "the operands are not a matrix product (each output index "
+             "must address one operand only)";
+    return std::nullopt;
+  }
+  DenseMatmul matmul;
+  matmul.batched = rank == 3;
+  auto extents = system.output.extents;
+  matmul.batch = rank == 3 ? extents[0] : 1;
+  matmul.m = extents[rank - 2];
+  matmul.n = extents[rank - 1];
+  auto [kBegin, kEnd] = *space.bounds[0].constantRange;
+  matmul.kBegin = kBegin;
+  matmul.k = std::max<int64_t>(0, kEnd - kBegin + 1);
+  auto describe = [&](const std::vector<int64_t> &address, unsigned input,
+                      unsigned outerVar) {
+    DenseMatmul::Operand operand;
+    operand.input = input;
+    operand.constant = address[system.numIndices];
+    operand.batchStride = rank == 3 ? address[batchVar] : 0;
+    operand.outerStride = address[outerVar];
+    operand.kStride = address[kVar];
+    return operand;
+  };
+  matmul.a = describe(inOrder ? *first : *second, inOrder ? 0 : 1, iVar);
+  matmul.b = describe(inOrder ? *second : *first, inOrder ? 1 : 0, jVar);
+  return matmul;
+}
+
+namespace {
+/// Register tiles tried, largest work per work-group first.
+struct TileShape {
+  int64_t blockM, blockN, regM, regN;
+};
+constexpr TileShape kTileShapes[] = {
+    {128, 128, 8, 8}, {64, 64, 4, 4}, {64, 64, 8, 8},
+    {32, 32, 4, 4},   {32, 32, 2, 2}, {16, 16, 4, 4},
+    {16, 16, 2, 2},   {8, 8, 2, 2},   {4, 4, 1, 1},
+};
+constexpr int64_t kBlockKs[] = {16, 8, 4, 2, 1};
+} // namespace
+
+/// The tiled schedule with tile `shape` if it fits the device.
+static std::optional<Schedule> tryTile(const TileShape &shape,
+                                       const DenseMatmul &matmul,
+                                       int64_t elementBytes,
+                                       const DeviceProfile &profile) {
+  int64_t threadsX = shape.blockN / shape.regN;
+  int64_t threadsY = shape.blockM / shape.regM;
+  int64_t threads = threadsX * threadsY;
+  int64_t registers = shape.regM * shape.regN + shape.regM + shape.regN + 12;
+  if (uint64_t(threads) > profile.maxWorkGroupSize ||
+      uint64_t(threadsX) > profile.maxWorkItemSizes[0] ||
+      uint64_t(threadsY) > profile.maxWorkItemSizes[1] ||
+      registers > kRegisterBudget)
+    return std::nullopt;
+  // Writing a tile along k (the operand is contiguous in k) would hit one
+  // bank per row; a pad of one element spreads the rows.
+  int64_t strideA = shape.blockM + (matmul.a.kStride == 1 ? 1 : 0);
+  int64_t strideB = shape.blockN + (matmul.b.kStride == 1 ? 1 : 0);
+  int64_t usefulK = std::max<int64_t>(1, llvm::PowerOf2Ceil(matmul.k));
+  for (int64_t blockK : kBlockKs) {
+    int64_t bytes = blockK * (strideA + strideB) * elementBytes;
+    if (blockK > usefulK || (shape.blockM * blockK) % threads != 0 ||
+        (shape.blockN * blockK) % threads != 0 ||
+        uint64_t(bytes) > profile.localMemBytes)
+      continue;
+    Schedule schedule;
+    schedule.kind = ScheduleKind::TiledContraction;
+    schedule.localSize = {threadsX, threadsY, 1};
+    schedule.numGroups = {llvm::divideCeil(matmul.n, shape.blockN),
+                          llvm::divideCeil(matmul.m, shape.blockM),
+                          matmul.batch};
+    schedule.activeItems = matmul.m * matmul.n * matmul.batch;
+    schedule.tile = {shape.blockM, shape.blockN, shape.regM, shape.regN,
+                     blockK,       strideA,      strideB};
+    schedule.matmul = matmul;
+    schedule.localMemBytes = bytes;
+    schedule.registers = registers;
+    return schedule;
+  }
+  return std::nullopt;
+}
+
+static int64_t getWorkGroups(const Schedule &schedule) {
+  return schedule.numGroups[0] * schedule.numGroups[1] * schedule.numGroups[2];
+}
+
+Schedule lowering::scheduleContraction(tile::ContractOp op,
+                                       const ContractionSpace &space,
+                                       const IndexSystem &system,
+                                       const DeviceProfile &profile) {
+  std::string whyNot;
+  std::optional<DenseMatmul> matmul =
+      matchDenseMatmul(op, space, system, whyNot);
+  if (matmul) {
+    int64_t elementBytes = op.getType().getElementType().isF64() ? 8 : 4;
+    // The largest tile that still gives every compute unit a work-group;
+    // when none does (a small problem), the one with the most work-groups.
+    std::optional<Schedule> best;
+    for (const TileShape &shape : kTileShapes) {
+      std::optional<Schedule> candidate =
+          tryTile(shape, *matmul, elementBytes, profile);
+      if (!candidate)
+        continue;
+      if (getWorkGroups(*candidate) >= profile.computeUnits) {
+        best = candidate;
+        break;
+      }
+      if (!best || getWorkGroups(*candidate) > getWorkGroups(*best))
+        best = candidate;
+    }
+    if (best) {
+      const TileSizes &t = best->tile;
+      best->reason =
+          "dense matrix product (M=" + std::to_string(matmul->m) +
+          ", N=" + std::to_string(matmul->n) +
+          ", K=" + std::to_string(matmul->k) +
+          (matmul->batched ? ", batch=" + std::to_string(matmul->batch) : "") +
+          "): the largest tile that fits local memory, the work-group and "
+          "register limits and gives " +
+          std::to_string(getWorkGroups(*best)) + " work-groups for " +
+          std::to_string(profile.computeUnits) +
+          " compute units; each work-group stages " + std::to_string(t.blockK) +
+          "-deep slices of A (" + std::to_string(t.blockM) +
+          " rows, stored transposed) and B (" + std::to_string(t.blockN) +
+          " columns) in local memory";
+      return *best;
+    }
+    whyNot = "no tile fits the device's local memory and work-group limits";
+  }
+  int64_t elements = op.getType().getNumElements();
+  int64_t registers =
+      16 + 2 * int64_t(space.freeVars.size()) + int64_t(space.pivots.size());
+  Schedule schedule = schedulePerElement(elements, registers, profile);
+  schedule.kind = ScheduleKind::GenericContraction;
+  schedule.reason = "generic: one work-item per output element runs the "
+                    "index space's loop nest (" +
+                    whyNot + "); " + schedule.reason;
+  return schedule;
+}
+
+LogicalResult lowering::verifyScheduleFits(const Schedule &schedule,
+                                           const DeviceProfile &profile,
+                                           Location loc) {
+  int64_t threads =
+      schedule.localSize[0] * schedule.localSize[1] * schedule.localSize[2];
+  auto fail = [&](const llvm::Twine &what) {
+    return emitError(loc) << "the kernel does not fit device '" << profile.name
+                          << "': " << what;
+  };
+  if (uint64_t(threads) > profile.maxWorkGroupSize)
+    return fail("a work-group of " + llvm::Twine(threads) +
+                " work-items exceeds its maximum of " +
+                llvm::Twine(profile.maxWorkGroupSize));
+  for (unsigned dim = 0; dim < 3; ++dim)
+    if (uint64_t(schedule.localSize[dim]) > profile.maxWorkItemSizes[dim])
+      return fail("a work-group extent of " +
+                  llvm::Twine(schedule.localSize[dim]) + " along dimension " +
+                  llvm::Twine(dim) + " exceeds its maximum of " +
+                  llvm::Twine(profile.maxWorkItemSizes[dim]));
+  if (uint64_t(schedule.localMemBytes) > profile.localMemBytes)
+    return fail(llvm::Twine(schedule.localMemBytes) +
+                " bytes of local memory exceed its " +
+                llvm::Twine(profile.localMemBytes));
+  if (schedule.registers > kRegisterBudget)
+    return fail("an estimated " + llvm::Twine(schedule.registers) +
+                " registers per work-item exceed the budget of " +
+                llvm::Twine(kRegisterBudget));
+  return success();
+}

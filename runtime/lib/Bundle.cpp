@@ -1,0 +1,439 @@
+//===- Bundle.cpp - The bundle's JSON file form ---------------------------===//
+//
+// {
+//   "format": "tilec-bundle", "version": 1, "producer": "tilec 0.1.0",
+//   "function": "matmul",
+//   "kernels": [{"name": "k0", "source_location": "mm.tile:3:3",
+//                "flops": 2e6, "bytes": 3e5}],
+//   "opencl_source": "__kernel void k0(...) {...}",
+//   "buffers": [{"name": "A", "kind": "input", "dtype": "f32",
+//                "shape": [64, 32], "alias_of": null}, ...],
+//   "inputs": [0, 1], "outputs": [2],
+//   "launches": [{"kernel": 0, "global_size": [64, 64],
+//                 "local_size": [16, 16], "args": [0, 1, 2]}],
+//   "explanation": "..."
+// }
+//
+// A launch's dimensions are the length of its size arrays. Keys a reader
+// does not know are ignored, so that additions which old readers may skip
+// (another target's code) need no new version; any change of meaning bumps
+// kBundleFormatVersion, and readers refuse versions other than their own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/Bundle.h"
+
+#include "FileIO.h"
+
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <set>
+
+using namespace tilec;
+using nlohmann::json;
+
+static constexpr const char *kBundleFormatName = "tilec-bundle";
+
+static const char *bufferKindName(BundleBuffer::Kind kind) {
+  switch (kind) {
+  case BundleBuffer::Kind::Input:
+    return "input";
+  case BundleBuffer::Kind::Output:
+    return "output";
+  case BundleBuffer::Kind::Temporary:
+    return "temporary";
+  }
+  return "temporary";
+}
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+std::string tilec::serializeBundle(const Bundle &bundle) {
+  // An ordered_json keeps the keys in the order they are set here, the
+  // order a person reading the file wants.
+  using ordered = nlohmann::ordered_json;
+  ordered kernels = ordered::array();
+  for (const BundleKernel &kernel : bundle.kernels)
+    kernels.push_back({{"name", kernel.name},
+                       {"source_location", kernel.sourceLocation},
+                       {"flops", kernel.flops},
+                       {"bytes", kernel.bytes}});
+  ordered buffers = ordered::array();
+  for (const BundleBuffer &buffer : bundle.buffers)
+    buffers.push_back({{"name", buffer.name},
+                       {"kind", bufferKindName(buffer.kind)},
+                       {"dtype", dtypeName(buffer.dtype)},
+                       {"shape", buffer.shape},
+                       {"alias_of", buffer.aliasOf ? ordered(*buffer.aliasOf)
+                                                   : ordered(nullptr)}});
+  ordered launches = ordered::array();
+  for (const BundleLaunch &launch : bundle.launches) {
+    ordered global = ordered::array(), local = ordered::array();
+    for (unsigned dim = 0; dim < launch.dims && dim < 3; ++dim) {
+      global.push_back(launch.globalSize[dim]);
+      local.push_back(launch.localSize[dim]);
+    }
+    launches.push_back({{"kernel", launch.kernel},
+                        {"global_size", global},
+                        {"local_size", local},
+                        {"args", launch.args}});
+  }
+
+  ordered object = ordered::object();
+  object["format"] = kBundleFormatName;
+  object["version"] = kBundleFormatVersion;
+  object["producer"] = bundle.producer;
+  object["function"] = bundle.function;
+  object["kernels"] = std::move(kernels);
+  object["opencl_source"] = bundle.openclSource;
+  object["buffers"] = std::move(buffers);
+  object["inputs"] = bundle.inputs;
+  object["outputs"] = bundle.outputs;
+  object["launches"] = std::move(launches);
+  object["explanation"] = bundle.explanation;
+  return object.dump(2) + "\n";
+}
+
+Status tilec::writeBundle(const std::string &path, const Bundle &bundle) {
+  std::string error;
+  if (!writeFileAtomically(path, serializeBundle(bundle), error))
+    return Error(error);
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reading
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Reads the members of one JSON document into a Bundle, remembering the
+/// first thing wrong as "<where>: expected <what>, got <value>".
+class BundleReader {
+public:
+  /// The first problem found, if any.
+  const std::optional<std::string> &problem() const { return failure; }
+
+  void fail(const std::string &message) {
+    if (!failure)
+      failure = message;
+  }
+
+  /// The member `key` of `object` (at `where`), or null after recording
+  /// that it is missing.
+  const json *member(const json &object, const std::string &where,
+                     const char *key) {
+    auto found = object.find(key);
+    if (found == object.end()) {
+      fail((where.empty() ? "" : where + ": ") + "the key '" + key +
+           "' is missing");
+      return nullptr;
+    }
+    return &*found;
+  }
+
+  void expected(const std::string &where, const char *what, const json &value) {
+    fail(where + ": expected " + what + ", got " + value.dump());
+  }
+
+  void read(const json &value, const std::string &where, std::string &out) {
+    if (!value.is_string())
+      return expected(where, "a string", value);
+    out = value.get<std::string>();
+  }
+  void read(const json &value, const std::string &where, double &out) {
+    if (!value.is_number() || value.get<double>() < 0)
+      return expected(where, "a non-negative number", value);
+    out = value.get<double>();
+  }
+  void read(const json &value, const std::string &where, uint64_t &out) {
+    if (!value.is_number_unsigned())
+      return expected(where, "a non-negative integer", value);
+    out = value.get<uint64_t>();
+  }
+  void read(const json &value, const std::string &where, unsigned &out) {
+    if (!value.is_number_unsigned() ||
+        value.get<uint64_t>() > std::numeric_limits<unsigned>::max())
+      return expected(where, "a non-negative integer below 2^32", value);
+    out = value.get<unsigned>();
+  }
+  void read(const json &value, const std::string &where, int64_t &out) {
+    if (!value.is_number_unsigned() ||
+        value.get<uint64_t>() >
+            static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      return expected(where, "a non-negative integer below 2^63", value);
+    out = value.get<int64_t>();
+  }
+  void read(const json &value, const std::string &where, DType &out) {
+    std::optional<DType> dtype =
+        value.is_string() ? parseDType(value.get<std::string>()) : std::nullopt;
+    if (!dtype)
+      return expected(where, "a dtype (\"f32\", \"i8\", ...)", value);
+    out = *dtype;
+  }
+  void read(const json &value, const std::string &where,
+            BundleBuffer::Kind &out) {
+    for (BundleBuffer::Kind kind :
+         {BundleBuffer::Kind::Input, BundleBuffer::Kind::Output,
+          BundleBuffer::Kind::Temporary})
+      if (value == bufferKindName(kind)) {
+        out = kind;
+        return;
+      }
+    expected(where, "\"input\", \"output\" or \"temporary\"", value);
+  }
+  void read(const json &value, const std::string &where,
+            std::optional<unsigned> &out) {
+    if (value.is_null()) {
+      out.reset();
+      return;
+    }
+    unsigned index = 0;
+    read(value, where, index);
+    out = index;
+  }
+  template <class T>
+  void read(const json &value, const std::string &where, std::vector<T> &out) {
+    if (!value.is_array())
+      return expected(where, "an array", value);
+    out.assign(value.size(), T());
+    for (size_t i = 0; i < value.size(); ++i)
+      read(value[i], where + "[" + std::to_string(i) + "]", out[i]);
+  }
+
+  /// Reads the member `key` of `object` into `out`.
+  template <class T>
+  void field(const json &object, const std::string &where, const char *key,
+             T &out) {
+    if (const json *value = member(object, where, key))
+      read(*value, where.empty() ? key : where + "." + key, out);
+  }
+
+  /// Reads the array member `key` of `object`, one element with
+  /// `readElement(element, where, out)` into each of `out`.
+  template <class T, class ReadElement>
+  void objects(const json &object, const char *key, std::vector<T> &out,
+               ReadElement readElement) {
+    const json *array = member(object, "", key);
+    if (!array)
+      return;
+    if (!array->is_array())
+      return expected(key, "an array", *array);
+    out.assign(array->size(), T());
+    for (size_t i = 0; i < array->size(); ++i) {
+      std::string where = std::string(key) + "[" + std::to_string(i) + "]";
+      if (!(*array)[i].is_object())
+        return expected(where, "an object", (*array)[i]);
+      readElement((*array)[i], where, out[i]);
+    }
+  }
+
+private:
+  std::optional<std::string> failure;
+};
+
+} // namespace
+
+/// Reads a launch's sizes: 1 to 3 dimensions, the same for both arrays.
+static void readLaunchSizes(BundleReader &reader, const json &object,
+                            const std::string &where, BundleLaunch &launch) {
+  std::vector<uint64_t> global, local;
+  reader.field(object, where, "global_size", global);
+  reader.field(object, where, "local_size", local);
+  if (reader.problem())
+    return;
+  if (global.empty() || global.size() > 3)
+    return reader.fail(where + ": a launch has 1 to 3 dimensions, not " +
+                       std::to_string(global.size()));
+  if (local.size() != global.size())
+    return reader.fail(
+        where + ": the local size has " + std::to_string(local.size()) +
+        " dimensions but the global size " + std::to_string(global.size()));
+  launch.dims = static_cast<unsigned>(global.size());
+  for (unsigned dim = 0; dim < launch.dims; ++dim) {
+    if (local[dim] == 0 || global[dim] % local[dim] != 0)
+      return reader.fail(
+          where + ": the global size " + std::to_string(global[dim]) +
+          " of dimension " + std::to_string(dim) +
+          " is not a multiple of the local size " + std::to_string(local[dim]));
+    launch.globalSize[dim] = global[dim];
+    launch.localSize[dim] = local[dim];
+  }
+}
+
+/// Checks what the types alone do not: indexes in range, inputs and
+/// outputs that list exactly the buffers of their kind, aliases of the same
+/// size. Returns the first problem.
+static std::optional<std::string> checkConsistency(const Bundle &bundle) {
+  size_t numBuffers = bundle.buffers.size();
+  auto bufferRef = [&](unsigned index) {
+    return "buffer " + std::to_string(index) + " ('" +
+           bundle.buffers[index].name + "')";
+  };
+  auto byteSize = [](const BundleBuffer &buffer) -> std::optional<uint64_t> {
+    std::optional<int64_t> count = numElements(buffer.shape);
+    if (!count ||
+        static_cast<uint64_t>(*count) >
+            std::numeric_limits<uint64_t>::max() / dtypeSize(buffer.dtype))
+      return std::nullopt;
+    return static_cast<uint64_t>(*count) * dtypeSize(buffer.dtype);
+  };
+
+  std::set<std::string> names;
+  for (size_t i = 0; i < numBuffers; ++i) {
+    const BundleBuffer &buffer = bundle.buffers[i];
+    std::string where = "buffers[" + std::to_string(i) + "]";
+    if (!names.insert(buffer.name).second)
+      return where + ": a second buffer named '" + buffer.name + "'";
+    std::optional<uint64_t> bytes = byteSize(buffer);
+    if (!bytes)
+      return where + ": the size of '" + buffer.name + "' overflows";
+    if (!buffer.aliasOf)
+      continue;
+    unsigned target = *buffer.aliasOf;
+    if (target >= numBuffers)
+      return where + ".alias_of: " + std::to_string(target) +
+             " is out of range (the bundle has " + std::to_string(numBuffers) +
+             " buffers)";
+    if (buffer.kind == BundleBuffer::Kind::Input)
+      return where + ": input '" + buffer.name +
+             "' cannot be an alias; inputs own their storage";
+    if (target == i || bundle.buffers[target].aliasOf)
+      return where + ": '" + buffer.name + "' is an alias of " +
+             bufferRef(target) +
+             ", which does not own its storage (aliases must name a buffer "
+             "that does)";
+    if (byteSize(bundle.buffers[target]) != bytes)
+      return where + ": '" + buffer.name + "' holds " + std::to_string(*bytes) +
+             " bytes but its alias target " + bufferRef(target) + " holds " +
+             std::to_string(byteSize(bundle.buffers[target]).value_or(0));
+  }
+
+  // `inputs` (`outputs`) lists every buffer of its kind exactly once.
+  auto checkList = [&](const std::vector<unsigned> &list, const char *key,
+                       BundleBuffer::Kind kind) -> std::optional<std::string> {
+    std::set<unsigned> seen;
+    for (size_t i = 0; i < list.size(); ++i) {
+      std::string where = std::string(key) + "[" + std::to_string(i) + "]";
+      if (list[i] >= numBuffers)
+        return where + ": buffer " + std::to_string(list[i]) +
+               " is out of range (the bundle has " +
+               std::to_string(numBuffers) + " buffers)";
+      if (bundle.buffers[list[i]].kind != kind)
+        return where + ": " + bufferRef(list[i]) + " is not an " +
+               bufferKindName(kind);
+      if (!seen.insert(list[i]).second)
+        return where + ": " + bufferRef(list[i]) + " is listed twice";
+    }
+    for (unsigned b = 0; b < numBuffers; ++b)
+      if (bundle.buffers[b].kind == kind && !seen.count(b))
+        return std::string(key) + ": " + bufferRef(b) + " is an " +
+               bufferKindName(kind) + " but is not listed";
+    return std::nullopt;
+  };
+  if (auto problem =
+          checkList(bundle.inputs, "inputs", BundleBuffer::Kind::Input))
+    return problem;
+  if (auto problem =
+          checkList(bundle.outputs, "outputs", BundleBuffer::Kind::Output))
+    return problem;
+
+  for (size_t l = 0; l < bundle.launches.size(); ++l) {
+    const BundleLaunch &launch = bundle.launches[l];
+    std::string where = "launches[" + std::to_string(l) + "]";
+    if (launch.kernel >= bundle.kernels.size())
+      return where + ".kernel: " + std::to_string(launch.kernel) +
+             " is out of range (the bundle has " +
+             std::to_string(bundle.kernels.size()) + " kernels)";
+    for (size_t a = 0; a < launch.args.size(); ++a)
+      if (launch.args[a] >= numBuffers)
+        return where + ".args[" + std::to_string(a) + "]: buffer " +
+               std::to_string(launch.args[a]) +
+               " is out of range (the bundle has " +
+               std::to_string(numBuffers) + " buffers)";
+  }
+  return std::nullopt;
+}
+
+/// nlohmann's parse errors read "[json.exception.parse_error.101] parse
+/// error at line 1, column 2: ..."; the bracketed id means nothing to users.
+static std::string withoutExceptionId(const std::string &what) {
+  size_t end = what.find("] ");
+  return what.rfind("[json.exception", 0) == 0 && end != std::string::npos
+             ? what.substr(end + 2)
+             : what;
+}
+
+Expected<Bundle> tilec::parseBundle(const std::string &text,
+                                    const std::string &name) {
+  std::string prefix = name + ": ";
+  json object;
+  // The runtime is built with exceptions; a parse error is the one thing
+  // nlohmann reports by throwing (with its position), and it stops here.
+  try {
+    object = json::parse(text);
+  } catch (const json::parse_error &error) {
+    return Error(prefix + "not a valid bundle file (truncated or corrupt): " +
+                 withoutExceptionId(error.what()));
+  }
+  if (!object.is_object() ||
+      object.value("format", json()) != json(kBundleFormatName))
+    return Error(prefix + "not a tilec bundle (no \"format\": \"" +
+                 kBundleFormatName + "\")");
+  json version = object.value("version", json());
+  if (version != json(kBundleFormatVersion))
+    return Error(prefix + "bundle format version " + version.dump() +
+                 " is not supported: this runtime reads version " +
+                 std::to_string(kBundleFormatVersion) +
+                 " (recompile the program with this tilec)");
+
+  BundleReader reader;
+  Bundle bundle;
+  const std::string top; // Top-level keys are named on their own.
+  reader.field(object, top, "producer", bundle.producer);
+  reader.field(object, top, "function", bundle.function);
+  reader.field(object, top, "opencl_source", bundle.openclSource);
+  reader.field(object, top, "explanation", bundle.explanation);
+  reader.objects(
+      object, "kernels", bundle.kernels,
+      [&](const json &item, const std::string &where, BundleKernel &kernel) {
+        reader.field(item, where, "name", kernel.name);
+        reader.field(item, where, "source_location", kernel.sourceLocation);
+        reader.field(item, where, "flops", kernel.flops);
+        reader.field(item, where, "bytes", kernel.bytes);
+      });
+  reader.objects(
+      object, "buffers", bundle.buffers,
+      [&](const json &item, const std::string &where, BundleBuffer &buffer) {
+        reader.field(item, where, "name", buffer.name);
+        reader.field(item, where, "kind", buffer.kind);
+        reader.field(item, where, "dtype", buffer.dtype);
+        reader.field(item, where, "shape", buffer.shape);
+        reader.field(item, where, "alias_of", buffer.aliasOf);
+      });
+  reader.field(object, top, "inputs", bundle.inputs);
+  reader.field(object, top, "outputs", bundle.outputs);
+  reader.objects(
+      object, "launches", bundle.launches,
+      [&](const json &item, const std::string &where, BundleLaunch &launch) {
+        reader.field(item, where, "kernel", launch.kernel);
+        readLaunchSizes(reader, item, where, launch);
+        reader.field(item, where, "args", launch.args);
+      });
+  if (reader.problem())
+    return Error(prefix + *reader.problem());
+  if (std::optional<std::string> problem = checkConsistency(bundle))
+    return Error(prefix + "inconsistent bundle: " + *problem);
+  return bundle;
+}
+
+Expected<Bundle> tilec::readBundle(const std::string &path) {
+  std::string error;
+  std::optional<std::string> text = readWholeFile(path, error);
+  if (!text)
+    return Error(error);
+  return parseBundle(*text, path);
+}

@@ -1,0 +1,321 @@
+//===- ExecutorTest.cpp - Running hand-written bundles on a device --------===//
+//
+// Runs on the default device (PoCL's CPU device in CI), with bundles written
+// by hand (OpenCL C and the buffer plan), so that the executor is tested
+// independently of the compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/Executor.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace tilec;
+using namespace tilec::opencl;
+
+namespace {
+
+using Kind = BundleBuffer::Kind;
+
+BundleLaunch launch1D(unsigned kernel, uint64_t global, uint64_t local,
+                      std::vector<unsigned> args) {
+  BundleLaunch launch;
+  launch.kernel = kernel;
+  launch.dims = 1;
+  launch.globalSize = {global, 1, 1};
+  launch.localSize = {local, 1, 1};
+  launch.args = std::move(args);
+  return launch;
+}
+
+/// C = A + B over 1000 floats, in work-groups of 64 (so the last group has
+/// work-items past the end, which the kernel's guard skips).
+Bundle vectorAddBundle() {
+  Bundle bundle;
+  bundle.producer = "hand-written";
+  bundle.function = "vadd";
+  bundle.kernels = {{"vadd", "vadd.tile:2:3", 1000, 12000}};
+  bundle.openclSource = R"(
+kernel void vadd(global const float *a, global const float *b,
+                 global float *c) {
+  size_t i = get_global_id(0);
+  if (i < 1000)
+    c[i] = a[i] + b[i];
+}
+)";
+  bundle.buffers = {{"A", Kind::Input, DType::F32, {1000}, std::nullopt},
+                    {"B", Kind::Input, DType::F32, {1000}, std::nullopt},
+                    {"C", Kind::Output, DType::F32, {1000}, std::nullopt}};
+  bundle.inputs = {0, 1};
+  bundle.outputs = {2};
+  bundle.launches = {launch1D(0, 1024, 64, {0, 1, 2})};
+  return bundle;
+}
+
+HostTensor iota(DType dtype, const Shape &shape, double scale) {
+  HostTensor tensor(dtype, shape);
+  for (int64_t i = 0; i < tensor.numElements(); ++i)
+    tensor.setDouble(i, scale * static_cast<double>(i));
+  return tensor;
+}
+
+class ExecutorTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Expected<std::vector<DeviceDescriptor>> devices = enumerateDevices();
+    ASSERT_TRUE(devices) << devices.error().message();
+    Expected<DeviceDescriptor> chosen = selectDevice(*devices, "");
+    ASSERT_TRUE(chosen) << chosen.error().message();
+    descriptor = *chosen;
+    open();
+  }
+
+  /// (Re)opens the device of `descriptor`, with its current profile.
+  void open() {
+    Expected<std::unique_ptr<Device>> opened = Device::open(descriptor);
+    ASSERT_TRUE(opened) << opened.error().message();
+    device = std::move(*opened);
+  }
+
+  Expected<std::unique_ptr<BundleExecutor>> prepare(const Bundle &bundle) {
+    return BundleExecutor::create(*device, bundle, "test.json");
+  }
+
+  /// Prepares and runs `bundle`, failing the test on any error.
+  BundleRun runOrFail(const Bundle &bundle,
+                      const std::vector<HostTensor> &inputs) {
+    Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+    EXPECT_TRUE(executor) << executor.error().message();
+    if (!executor)
+      return {};
+    Expected<BundleRun> run = (*executor)->run(inputs);
+    EXPECT_TRUE(run) << run.error().message();
+    return run ? *run : BundleRun();
+  }
+
+  DeviceDescriptor descriptor;
+  std::unique_ptr<Device> device;
+};
+
+} // namespace
+
+TEST_F(ExecutorTest, VectorAdd) {
+  HostTensor a = iota(DType::F32, {1000}, 0.5), b = iota(DType::F32, {1000}, 2);
+  BundleRun run = runOrFail(vectorAddBundle(), {a, b});
+  ASSERT_EQ(run.outputs.size(), 1u);
+  const HostTensor &c = run.outputs[0];
+  ASSERT_EQ(c.shape(), Shape{1000});
+  for (int64_t i = 0; i < 1000; ++i)
+    ASSERT_EQ(c.getDouble(i), 2.5 * static_cast<double>(i)) << "element " << i;
+  ASSERT_EQ(run.launchNs.size(), 1u);
+  EXPECT_GT(run.launchNs[0], 0u);
+}
+
+TEST_F(ExecutorTest, RunsRepeatedlyAndSharesTheProgramCache) {
+  Expected<std::unique_ptr<BundleExecutor>> executor =
+      prepare(vectorAddBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  for (double scale : {1.0, -3.0}) {
+    HostTensor a = iota(DType::F32, {1000}, scale);
+    Expected<BundleRun> run = (*executor)->run({a, a});
+    ASSERT_TRUE(run) << run.error().message();
+    EXPECT_EQ(run->outputs[0].getDouble(999), 2 * 999 * scale);
+  }
+  Expected<std::unique_ptr<BundleExecutor>> second = prepare(vectorAddBundle());
+  ASSERT_TRUE(second) << second.error().message();
+  EXPECT_EQ(device->cachedProgramCount(), 1u);
+}
+
+TEST_F(ExecutorTest, TwoKernelsThroughATemporaryAndAnAlias) {
+  // T = 2 * A (a temporary); V is T seen as [3, 2] (an alias, as a reshape
+  // makes); O = V + 1 (the output, written by a second kernel through the
+  // alias); R is another alias of T, an output read back from T's storage.
+  Bundle bundle;
+  bundle.function = "chain";
+  bundle.kernels = {{"twice", "chain.tile:2:3", 6, 48},
+                    {"plus_one", "chain.tile:3:3", 6, 48}};
+  bundle.openclSource = R"(
+kernel void twice(global const int *a, global int *t) {
+  size_t i = get_global_id(0);
+  t[i] = 2 * a[i];
+}
+kernel void plus_one(global const int *v, global int *o) {
+  size_t i = get_global_id(0), j = get_global_id(1);
+  o[i * 2 + j] = v[i * 2 + j] + 1;
+}
+)";
+  bundle.buffers = {{"A", Kind::Input, DType::I32, {2, 3}, std::nullopt},
+                    {"T", Kind::Temporary, DType::I32, {2, 3}, std::nullopt},
+                    {"V", Kind::Temporary, DType::I32, {3, 2}, 1u},
+                    {"O", Kind::Output, DType::I32, {3, 2}, std::nullopt},
+                    {"R", Kind::Output, DType::I32, {6}, 1u}};
+  bundle.inputs = {0};
+  bundle.outputs = {3, 4};
+  BundleLaunch second;
+  second.kernel = 1;
+  second.dims = 2;
+  second.globalSize = {3, 2, 1};
+  second.localSize = {1, 2, 1};
+  second.args = {2, 3};
+  bundle.launches = {launch1D(0, 6, 1, {0, 1}), second};
+
+  HostTensor a = iota(DType::I32, {2, 3}, 1);
+  BundleRun run = runOrFail(bundle, {a});
+  ASSERT_EQ(run.outputs.size(), 2u);
+  EXPECT_EQ(run.outputs[0].shape(), (Shape{3, 2}));
+  EXPECT_EQ(run.outputs[1].shape(), Shape{6});
+  for (int64_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(run.outputs[0].getInt(i), 2 * i + 1) << "O element " << i;
+    EXPECT_EQ(run.outputs[1].getInt(i), 2 * i) << "R element " << i;
+  }
+  EXPECT_EQ(run.launchNs.size(), 2u);
+}
+
+TEST_F(ExecutorTest, OutputsArePoisonedSoSkippedElementsShow) {
+  // The kernel writes the even elements only; the odd ones must come back
+  // as the poison (NaN, -1), not as zeros or stale data.
+  Bundle bundle;
+  bundle.function = "evens";
+  bundle.kernels = {{"evens", "evens.tile:1:1", 0, 0}};
+  bundle.openclSource = R"(
+kernel void evens(global float *f, global int *n) {
+  size_t i = get_global_id(0);
+  if (i % 2 == 0) {
+    f[i] = 1.0f;
+    n[i] = 7;
+  }
+}
+)";
+  bundle.buffers = {{"F", Kind::Output, DType::F32, {10}, std::nullopt},
+                    {"N", Kind::Output, DType::I32, {10}, std::nullopt}};
+  bundle.outputs = {0, 1};
+  bundle.launches = {launch1D(0, 10, 2, {0, 1})};
+
+  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  ASSERT_TRUE(executor) << executor.error().message();
+  // Twice: the second run is poisoned afresh, not left with the first's
+  // results.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    Expected<BundleRun> run = (*executor)->run({});
+    ASSERT_TRUE(run) << run.error().message();
+    for (int64_t i = 0; i < 10; ++i) {
+      if (i % 2 == 0) {
+        EXPECT_EQ(run->outputs[0].getDouble(i), 1.0);
+        EXPECT_EQ(run->outputs[1].getInt(i), 7);
+      } else {
+        EXPECT_TRUE(std::isnan(run->outputs[0].getDouble(i))) << i;
+        EXPECT_EQ(run->outputs[1].getInt(i), -1) << i;
+      }
+    }
+  }
+}
+
+TEST_F(ExecutorTest, LaunchesWithoutWorkItemsAreSkipped) {
+  Bundle bundle = vectorAddBundle();
+  for (BundleBuffer &buffer : bundle.buffers)
+    buffer.shape = {0};
+  bundle.launches[0].globalSize = {0, 1, 1};
+  HostTensor empty(DType::F32, {0});
+  BundleRun run = runOrFail(bundle, {empty, empty});
+  ASSERT_EQ(run.outputs.size(), 1u);
+  EXPECT_EQ(run.outputs[0].numElements(), 0);
+  EXPECT_EQ(run.launchNs, std::vector<uint64_t>{0});
+}
+
+TEST_F(ExecutorTest, WrongInputsNameTheInput) {
+  Expected<std::unique_ptr<BundleExecutor>> executor =
+      prepare(vectorAddBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor good(DType::F32, {1000});
+  Expected<BundleRun> shape =
+      (*executor)->run({good, HostTensor(DType::F32, {999})});
+  ASSERT_FALSE(shape);
+  EXPECT_EQ(shape.error().message(),
+            "test.json: input 'B' is f32[999] but the bundle expects "
+            "f32[1000]");
+  Expected<BundleRun> dtype =
+      (*executor)->run({HostTensor(DType::F64, {1000}), good});
+  ASSERT_FALSE(dtype);
+  EXPECT_EQ(dtype.error().message(),
+            "test.json: input 'A' is f64[1000] but the bundle expects "
+            "f32[1000]");
+  Expected<BundleRun> count = (*executor)->run({good});
+  ASSERT_FALSE(count);
+  EXPECT_EQ(count.error().message(),
+            "test.json: the bundle of 'vadd' takes 2 inputs, not 1");
+}
+
+TEST_F(ExecutorTest, AKernelThatFailsToBuildIsNamed) {
+  Bundle bundle = vectorAddBundle();
+  bundle.kernels.push_back({"broken", "vadd.tile:7:5", 0, 0});
+  bundle.openclSource += R"(
+kernel void broken(global float *x) {
+  x[0] = ;
+}
+)";
+  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  ASSERT_FALSE(executor);
+  const std::string &message = executor.error().message();
+  EXPECT_EQ(message.rfind("test.json: kernel 'broken' (vadd.tile:7:5) failed "
+                          "to build: building OpenCL program 'vadd'",
+                          0),
+            0u)
+      << message;
+  EXPECT_NE(message.find("build log:"), std::string::npos) << message;
+  EXPECT_EQ(executor.error().driverCode(), CL_BUILD_PROGRAM_FAILURE);
+}
+
+TEST_F(ExecutorTest, AMissingEntryPointIsNamed) {
+  Bundle bundle = vectorAddBundle();
+  bundle.kernels[0].name = "vsub";
+  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  ASSERT_FALSE(executor);
+  EXPECT_EQ(executor.error().message().rfind(
+                "test.json: kernel 'vsub' (vadd.tile:2:3): ", 0),
+            0u)
+      << executor.error().message();
+}
+
+TEST_F(ExecutorTest, ALaunchFailureNamesTheKernelAndItsSource) {
+  Bundle bundle = vectorAddBundle();
+  bundle.launches[0].args = {0, 1}; // The kernel takes three.
+  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a(DType::F32, {1000});
+  Expected<BundleRun> run = (*executor)->run({a, a});
+  ASSERT_FALSE(run);
+  EXPECT_EQ(run.error().message().rfind(
+                "test.json: kernel 'vadd' (vadd.tile:2:3): ", 0),
+            0u)
+      << run.error().message();
+}
+
+TEST_F(ExecutorTest, AllocationsAreCheckedAgainstTheProfile) {
+  // Each 4000-byte buffer is over a 1 KiB largest allocation.
+  descriptor.profile.maxAllocBytes = 1024;
+  open();
+  Expected<std::unique_ptr<BundleExecutor>> tooLarge =
+      prepare(vectorAddBundle());
+  ASSERT_FALSE(tooLarge);
+  EXPECT_EQ(tooLarge.error().message().rfind(
+                "test.json: allocating buffer 'A' of 4000 bytes", 0),
+            0u)
+      << tooLarge.error().message();
+  EXPECT_NE(tooLarge.error().message().find("largest allocation"),
+            std::string::npos);
+
+  // Each fits, all three together (12000 bytes) do not.
+  descriptor.profile.maxAllocBytes = 4096;
+  descriptor.profile.globalMemBytes = 10000;
+  open();
+  Expected<std::unique_ptr<BundleExecutor>> tooMuch =
+      prepare(vectorAddBundle());
+  ASSERT_FALSE(tooMuch);
+  EXPECT_EQ(tooMuch.error().message(),
+            "test.json: the buffers of 'vadd' take 12000 bytes, more than "
+            "the 10000 bytes of global memory of device '" +
+                descriptor.profile.name +
+                "' (global_mem_bytes of its profile)");
+}

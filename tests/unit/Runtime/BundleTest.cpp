@@ -1,0 +1,303 @@
+//===- BundleTest.cpp - The bundle's JSON file form -----------------------===//
+
+#include "tilec/Runtime/Bundle.h"
+
+#include "ScopedTempDir.h"
+
+#include <nlohmann/json.hpp>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <functional>
+
+using namespace tilec;
+using nlohmann::json;
+
+namespace {
+
+/// A bundle that uses every feature of the format: two kernels, an input of
+/// each kind of use, a temporary, an alias and a 2-D launch.
+Bundle sampleBundle() {
+  Bundle bundle;
+  bundle.producer = "tilec 0.1.0";
+  bundle.function = "dense";
+  bundle.kernels = {{"matmul_0", "dense.tile:3:3", 2.0 * 32 * 64 * 16, 12416},
+                    {"relu_1", "dense.tile:4:3", 512, 4096}};
+  bundle.openclSource = "kernel void matmul_0(global float *x) {}\n"
+                        "kernel void relu_1(global float *y) {}\n";
+  using Kind = BundleBuffer::Kind;
+  bundle.buffers = {{"X", Kind::Input, DType::F32, {32, 64}, std::nullopt},
+                    {"W", Kind::Input, DType::F16, {64, 16}, std::nullopt},
+                    {"XW", Kind::Temporary, DType::F32, {32, 16}, std::nullopt},
+                    {"Y", Kind::Output, DType::F32, {512}, 2u}};
+  bundle.inputs = {0, 1};
+  bundle.outputs = {3};
+  BundleLaunch matmul;
+  matmul.kernel = 0;
+  matmul.dims = 2;
+  matmul.globalSize = {32, 16, 1};
+  matmul.localSize = {8, 4, 1};
+  matmul.args = {0, 1, 2};
+  BundleLaunch relu;
+  relu.kernel = 1;
+  relu.dims = 1;
+  relu.globalSize = {512, 1, 1};
+  relu.localSize = {64, 1, 1};
+  relu.args = {2, 3};
+  bundle.launches = {matmul, relu};
+  bundle.explanation = "matmul_0: 8x4 work-groups\n";
+  return bundle;
+}
+
+void expectSameBundle(const Bundle &actual, const Bundle &expected) {
+  EXPECT_EQ(actual.producer, expected.producer);
+  EXPECT_EQ(actual.function, expected.function);
+  EXPECT_EQ(actual.openclSource, expected.openclSource);
+  EXPECT_EQ(actual.explanation, expected.explanation);
+  EXPECT_EQ(actual.inputs, expected.inputs);
+  EXPECT_EQ(actual.outputs, expected.outputs);
+  ASSERT_EQ(actual.kernels.size(), expected.kernels.size());
+  for (size_t i = 0; i < actual.kernels.size(); ++i) {
+    EXPECT_EQ(actual.kernels[i].name, expected.kernels[i].name);
+    EXPECT_EQ(actual.kernels[i].sourceLocation,
+              expected.kernels[i].sourceLocation);
+    EXPECT_EQ(actual.kernels[i].flops, expected.kernels[i].flops);
+    EXPECT_EQ(actual.kernels[i].bytes, expected.kernels[i].bytes);
+  }
+  ASSERT_EQ(actual.buffers.size(), expected.buffers.size());
+  for (size_t i = 0; i < actual.buffers.size(); ++i) {
+    EXPECT_EQ(actual.buffers[i].name, expected.buffers[i].name);
+    EXPECT_EQ(actual.buffers[i].kind, expected.buffers[i].kind);
+    EXPECT_EQ(actual.buffers[i].dtype, expected.buffers[i].dtype);
+    EXPECT_EQ(actual.buffers[i].shape, expected.buffers[i].shape);
+    EXPECT_EQ(actual.buffers[i].aliasOf, expected.buffers[i].aliasOf);
+  }
+  ASSERT_EQ(actual.launches.size(), expected.launches.size());
+  for (size_t i = 0; i < actual.launches.size(); ++i) {
+    const BundleLaunch &a = actual.launches[i], &e = expected.launches[i];
+    EXPECT_EQ(a.kernel, e.kernel);
+    EXPECT_EQ(a.dims, e.dims);
+    EXPECT_EQ(a.globalSize, e.globalSize);
+    EXPECT_EQ(a.localSize, e.localSize);
+    EXPECT_EQ(a.args, e.args);
+  }
+}
+
+/// The error of parsing the sample bundle after `edit` changed its JSON.
+std::string errorAfter(const std::function<void(json &)> &edit) {
+  json object = json::parse(serializeBundle(sampleBundle()));
+  edit(object);
+  Expected<Bundle> parsed = parseBundle(object.dump(), "b.json");
+  if (parsed)
+    return "(parsed)";
+  return parsed.error().message();
+}
+
+} // namespace
+
+TEST(BundleTest, RoundTripsThroughJson) {
+  Bundle bundle = sampleBundle();
+  std::string text = serializeBundle(bundle);
+  Expected<Bundle> parsed = parseBundle(text, "b.json");
+  ASSERT_TRUE(parsed) << parsed.error().message();
+  expectSameBundle(*parsed, bundle);
+  // Serialising again gives the same text: nothing is lost or reordered.
+  EXPECT_EQ(serializeBundle(*parsed), text);
+}
+
+TEST(BundleTest, FileFormIsReadableJsonWithFormatAndVersion) {
+  json object = json::parse(serializeBundle(sampleBundle()));
+  EXPECT_EQ(object["format"], "tilec-bundle");
+  EXPECT_EQ(object["version"], kBundleFormatVersion);
+  EXPECT_EQ(object["buffers"][3]["alias_of"], 2);
+  EXPECT_EQ(object["buffers"][0]["alias_of"], nullptr);
+  EXPECT_EQ(object["buffers"][1]["dtype"], "f16");
+  EXPECT_EQ(object["buffers"][2]["kind"], "temporary");
+  EXPECT_EQ(object["launches"][0]["global_size"], json::array({32, 16}));
+  EXPECT_EQ(object["launches"][1]["local_size"], json::array({64}));
+}
+
+TEST(BundleTest, UnknownKeysAreIgnored) {
+  EXPECT_EQ(errorAfter([](json &b) { b["spirv_binary"] = "AAAA"; }),
+            "(parsed)");
+}
+
+TEST(BundleTest, WritesAndReadsFilesAtomically) {
+  ScopedTempDir dir;
+  std::string path = dir.file("b.json");
+  ASSERT_TRUE(writeBundle(path, sampleBundle()));
+  Expected<Bundle> read = readBundle(path);
+  ASSERT_TRUE(read) << read.error().message();
+  expectSameBundle(*read, sampleBundle());
+  // Only the bundle itself: no temporary file is left behind.
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()),
+                          std::filesystem::directory_iterator()),
+            1);
+}
+
+TEST(BundleTest, FailedWriteLeavesNothing) {
+  ScopedTempDir dir;
+  std::string path = dir.file("missing/b.json");
+  Status written = writeBundle(path, sampleBundle());
+  ASSERT_FALSE(written);
+  EXPECT_EQ(written.error().message().rfind(path + ": cannot", 0), 0u)
+      << written.error().message();
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(BundleTest, MissingFileIsAnError) {
+  ScopedTempDir dir;
+  std::string path = dir.file("none.json");
+  Expected<Bundle> read = readBundle(path);
+  ASSERT_FALSE(read);
+  EXPECT_EQ(read.error().message(),
+            path + ": cannot open: No such file or directory");
+}
+
+TEST(BundleTest, TruncatedAndCorruptFilesAreRefused) {
+  std::string text = serializeBundle(sampleBundle());
+  for (size_t length :
+       {size_t(0), size_t(1), text.size() / 2, text.size() - 3}) {
+    Expected<Bundle> parsed = parseBundle(text.substr(0, length), "b.json");
+    ASSERT_FALSE(parsed) << "length " << length;
+    EXPECT_EQ(parsed.error().message().rfind(
+                  "b.json: not a valid bundle file (truncated or corrupt): "
+                  "parse error at line ",
+                  0),
+              0u)
+        << parsed.error().message();
+  }
+}
+
+TEST(BundleTest, OtherFormatsAndVersionsAreRefused) {
+  Expected<Bundle> array = parseBundle("[1, 2]", "b.json");
+  ASSERT_FALSE(array);
+  EXPECT_EQ(array.error().message(),
+            "b.json: not a tilec bundle (no \"format\": \"tilec-bundle\")");
+  EXPECT_EQ(errorAfter([](json &b) { b["format"] = "npy"; }),
+            "b.json: not a tilec bundle (no \"format\": \"tilec-bundle\")");
+  EXPECT_EQ(
+      errorAfter([](json &b) { b["version"] = kBundleFormatVersion + 1; }),
+      "b.json: bundle format version 2 is not supported: this runtime "
+      "reads version 1 (recompile the program with this tilec)");
+  EXPECT_EQ(errorAfter([](json &b) { b.erase("version"); }),
+            "b.json: bundle format version null is not supported: this "
+            "runtime reads version 1 (recompile the program with this tilec)");
+  EXPECT_EQ(errorAfter([](json &b) { b["version"] = "1"; }),
+            "b.json: bundle format version \"1\" is not supported: this "
+            "runtime reads version 1 (recompile the program with this tilec)");
+}
+
+TEST(BundleTest, WrongTypesNameTheField) {
+  EXPECT_EQ(errorAfter([](json &b) { b.erase("opencl_source"); }),
+            "b.json: the key 'opencl_source' is missing");
+  EXPECT_EQ(errorAfter([](json &b) { b["function"] = 3; }),
+            "b.json: function: expected a string, got 3");
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"] = "k"; }),
+            "b.json: kernels: expected an array, got \"k\"");
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][1] = 7; }),
+            "b.json: kernels[1]: expected an object, got 7");
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][0]["flops"] = "many"; }),
+            "b.json: kernels[0].flops: expected a non-negative number, got "
+            "\"many\"");
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][1].erase("name"); }),
+            "b.json: kernels[1]: the key 'name' is missing");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][1]["dtype"] = "f33"; }),
+            "b.json: buffers[1].dtype: expected a dtype (\"f32\", \"i8\", "
+            "...), got \"f33\"");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][0]["shape"][1] = -4; }),
+            "b.json: buffers[0].shape[1]: expected a non-negative integer "
+            "below 2^63, got -4");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][2]["kind"] = "scratch"; }),
+            "b.json: buffers[2].kind: expected \"input\", \"output\" or "
+            "\"temporary\", got \"scratch\"");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][3]["alias_of"] = -1; }),
+            "b.json: buffers[3].alias_of: expected a non-negative integer "
+            "below 2^32, got -1");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["inputs"] = {0, "W"};
+            }),
+            "b.json: inputs[1]: expected a non-negative integer below 2^32, "
+            "got \"W\"");
+  EXPECT_EQ(errorAfter([](json &b) { b["launches"][0]["args"] = 1; }),
+            "b.json: launches[0].args: expected an array, got 1");
+  EXPECT_EQ(
+      errorAfter([](json &b) { b["launches"][0]["global_size"][0] = 1.5; }),
+      "b.json: launches[0].global_size[0]: expected a non-negative "
+      "integer, got 1.5");
+}
+
+TEST(BundleTest, BadLaunchGeometryIsRefused) {
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][1]["global_size"] = json::array();
+              b["launches"][1]["local_size"] = json::array();
+            }),
+            "b.json: launches[1]: a launch has 1 to 3 dimensions, not 0");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][1]["global_size"] = {8, 8, 8, 8};
+              b["launches"][1]["local_size"] = {1, 1, 1, 1};
+            }),
+            "b.json: launches[1]: a launch has 1 to 3 dimensions, not 4");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][0]["local_size"] = json::array({8});
+            }),
+            "b.json: launches[0]: the local size has 1 dimensions but the "
+            "global size 2");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][0]["global_size"] = {33, 16};
+            }),
+            "b.json: launches[0]: the global size 33 of dimension 0 is not a "
+            "multiple of the local size 8");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][1]["local_size"] = json::array({0});
+            }),
+            "b.json: launches[1]: the global size 512 of dimension 0 is not a "
+            "multiple of the local size 0");
+}
+
+TEST(BundleTest, InconsistentBundlesAreRefused) {
+  const std::string prefix = "b.json: inconsistent bundle: ";
+  EXPECT_EQ(errorAfter([](json &b) { b["launches"][1]["kernel"] = 2; }),
+            prefix + "launches[1].kernel: 2 is out of range (the bundle has "
+                     "2 kernels)");
+  EXPECT_EQ(errorAfter([](json &b) { b["launches"][0]["args"][2] = 9; }),
+            prefix + "launches[0].args[2]: buffer 9 is out of range (the "
+                     "bundle has 4 buffers)");
+  EXPECT_EQ(errorAfter([](json &b) { b["inputs"][1] = 4; }),
+            prefix + "inputs[1]: buffer 4 is out of range (the bundle has 4 "
+                     "buffers)");
+  EXPECT_EQ(errorAfter([](json &b) { b["inputs"][1] = 0; }),
+            prefix + "inputs[1]: buffer 0 ('X') is listed twice");
+  EXPECT_EQ(errorAfter([](json &b) { b["inputs"] = json::array({0}); }),
+            prefix + "inputs: buffer 1 ('W') is an input but is not listed");
+  EXPECT_EQ(errorAfter([](json &b) { b["outputs"] = json::array({2}); }),
+            prefix + "outputs[0]: buffer 2 ('XW') is not an output");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][3]["alias_of"] = 7; }),
+            prefix + "buffers[3].alias_of: 7 is out of range (the bundle has "
+                     "4 buffers)");
+  EXPECT_EQ(errorAfter(
+                [](json &b) { b["buffers"][3]["shape"] = json::array({511}); }),
+            prefix + "buffers[3]: 'Y' holds 2044 bytes but its alias target "
+                     "buffer 2 ('XW') holds 2048");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][3]["alias_of"] = 3; }),
+            prefix + "buffers[3]: 'Y' is an alias of buffer 3 ('Y'), which "
+                     "does not own its storage (aliases must name a buffer "
+                     "that does)");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["buffers"][2]["alias_of"] = 0;
+              b["buffers"][2]["shape"] = {16, 128};
+            }),
+            prefix + "buffers[3]: 'Y' is an alias of buffer 2 ('XW'), which "
+                     "does not own its storage (aliases must name a buffer "
+                     "that does)");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][1]["alias_of"] = 0; }),
+            prefix + "buffers[1]: input 'W' cannot be an alias; inputs own "
+                     "their storage");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][2]["name"] = "X"; }),
+            prefix + "buffers[2]: a second buffer named 'X'");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["buffers"][2]["shape"] = {4294967296, 4294967296};
+            }),
+            prefix + "buffers[2]: the size of 'XW' overflows");
+}

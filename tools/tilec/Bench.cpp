@@ -1,0 +1,131 @@
+//===- Bench.cpp - `tilec bench` ------------------------------------------===//
+//
+// Times a compiled function on a device: random inputs, one warm-up run
+// (program build, first-touch costs), then N timed runs. Times are the
+// device's own (profiling events), per kernel summed over its launches, and
+// reported as medians, which one slow run (a context switch, a clock change)
+// does not move. Rates come from the bundle's exact flop and byte counts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+#include "tilec/Runtime/Executor.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace tilec {
+
+static double medianOf(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t middle = values.size() / 2;
+  return values.size() % 2 ? values[middle]
+                           : (values[middle - 1] + values[middle]) / 2;
+}
+
+/// One row of the report: a kernel, or the total.
+static void printRow(StringRef name, StringRef source, size_t launches,
+                     double seconds, double flops, double bytes) {
+  auto rate = [&](double amount) {
+    return seconds > 0 ? amount / seconds / 1e9 : 0.0;
+  };
+  outs() << format("%-24s %-20s %8zu %12.3f %10.2f %10.2f\n",
+                   name.str().c_str(), source.str().c_str(), launches,
+                   seconds * 1e3, rate(flops), rate(bytes));
+}
+
+int runBench(const BenchOptions &options) {
+  if (options.repeat == 0) {
+    reportError("--repeat must be at least 1");
+    return ExitUsageError;
+  }
+  std::unique_ptr<LoadedSource> source =
+      loadSource(options.inputPath, options.entry);
+  if (!source)
+    return ExitProgramError;
+  InputOptions inputOptions;
+  inputOptions.argSpecs = options.argSpecs;
+  inputOptions.random = true;
+  inputOptions.seed = options.seed;
+  std::vector<ArgBinding> bindings;
+  StringMap<HostTensor> data;
+  if (int code = gatherInputs(inputOptions, *source->function, bindings, data))
+    return code;
+  std::optional<Program> program =
+      specialize(*source->function, bindings, source->sourceMgr);
+  if (!program)
+    return ExitProgramError;
+
+  std::optional<opencl::DeviceDescriptor> chosen =
+      chooseRunDevice(options.device, options.profile);
+  if (!chosen)
+    return ExitDeviceError;
+  std::optional<Bundle> bundle =
+      compileBundle(*program, chosen->profile, source->sourceMgr);
+  if (!bundle)
+    return ExitProgramError;
+  Expected<std::unique_ptr<opencl::Device>> device =
+      opencl::Device::open(*chosen);
+  if (!device) {
+    reportError(device.error().message());
+    return ExitDeviceError;
+  }
+  Expected<std::unique_ptr<BundleExecutor>> executor =
+      BundleExecutor::create(**device, *bundle, options.inputPath);
+  if (!executor) {
+    reportError(executor.error().message());
+    return ExitDeviceError;
+  }
+
+  std::vector<HostTensor> inputs =
+      tensorsInBundleOrder(*bundle, bundle->inputs, data);
+  // seconds[k][run]: kernel k's time in each timed run; the total last.
+  size_t numKernels = bundle->kernels.size();
+  std::vector<std::vector<double>> seconds(numKernels + 1);
+  for (unsigned run = 0; run <= options.repeat; ++run) {
+    Expected<BundleRun> result = (*executor)->run(inputs);
+    if (!result) {
+      reportError(result.error().message());
+      return ExitDeviceError;
+    }
+    if (run == 0)
+      continue; // The warm-up.
+    std::vector<double> perKernel(numKernels + 1, 0.0);
+    for (size_t l = 0; l < bundle->launches.size(); ++l) {
+      double launchSeconds = static_cast<double>(result->launchNs[l]) * 1e-9;
+      perKernel[bundle->launches[l].kernel] += launchSeconds;
+      perKernel[numKernels] += launchSeconds;
+    }
+    for (size_t k = 0; k <= numKernels; ++k)
+      seconds[k].push_back(perKernel[k]);
+  }
+
+  outs() << "bench " << bundle->function << " on device '"
+         << chosen->profile.name << "' (" << chosen->platformName
+         << "): " << options.repeat << " timed runs after a warm-up\n";
+  const char *const columns[] = {"kernel",    "source",  "launches",
+                                 "median ms", "GFLOP/s", "GB/s"};
+  outs() << format("%-24s %-20s %8s %12s %10s %10s\n", columns[0], columns[1],
+                   columns[2], columns[3], columns[4], columns[5]);
+  double totalFlops = 0, totalBytes = 0;
+  for (size_t k = 0; k < numKernels; ++k) {
+    const BundleKernel &kernel = bundle->kernels[k];
+    size_t launches = std::count_if(
+        bundle->launches.begin(), bundle->launches.end(),
+        [&](const BundleLaunch &launch) { return launch.kernel == k; });
+    printRow(kernel.name, kernel.sourceLocation, launches, medianOf(seconds[k]),
+             kernel.flops, kernel.bytes);
+    totalFlops += kernel.flops;
+    totalBytes += kernel.bytes;
+  }
+  printRow("total", "", bundle->launches.size(), medianOf(seconds[numKernels]),
+           totalFlops, totalBytes);
+  return ExitSuccess;
+}
+
+} // namespace tilec

@@ -1,0 +1,73 @@
+//===- Target.cpp - The device a subcommand compiles and runs for ---------===//
+
+#include "Driver.h"
+
+#include "tilec/Compiler/Pipeline.h"
+#include "tilec/Runtime/DeviceChoice.h"
+
+using namespace llvm;
+
+namespace tilec {
+
+std::optional<opencl::DeviceDescriptor> chooseRunDevice(StringRef selector,
+                                                        StringRef profilePath) {
+  Expected<opencl::DeviceDescriptor> chosen =
+      chooseDevice(selector, profilePath.str());
+  if (!chosen) {
+    reportError(chosen.error().message());
+    return std::nullopt;
+  }
+  return *chosen;
+}
+
+std::optional<DeviceProfile> chooseTargetProfile(StringRef selector,
+                                                 StringRef profilePath) {
+  Expected<std::vector<opencl::DeviceDescriptor>> devices =
+      opencl::enumerateDevices();
+  if (!devices) {
+    reportError(devices.error().message());
+    return std::nullopt;
+  }
+  // Ahead-of-time compilation for a device this machine does not have: the
+  // profile file describes it entirely.
+  if (devices->empty() && selector.empty() && !profilePath.empty()) {
+    DeviceProfile profile;
+    if (Status status = applyProfileFile(profile, profilePath.str()); !status) {
+      reportError(status.error().message());
+      return std::nullopt;
+    }
+    return profile;
+  }
+  if (devices->empty()) {
+    reportError("no OpenCL device found to compile for; to compile for a "
+                "device this machine does not have, describe it with "
+                "--profile FILE (a JSON device profile, as `tilec devices "
+                "--json` prints it on a machine that has the device)");
+    return std::nullopt;
+  }
+  std::optional<opencl::DeviceDescriptor> chosen =
+      chooseRunDevice(selector, profilePath);
+  if (!chosen)
+    return std::nullopt;
+  return chosen->profile;
+}
+
+std::optional<Bundle> compileBundle(const Program &program,
+                                    const DeviceProfile &profile,
+                                    SourceMgr &sourceMgr) {
+  std::optional<Bundle> bundle = compileProgram(program, profile, sourceMgr);
+  if (bundle)
+    bundle->producer = std::string("tilec ") + TILEC_VERSION;
+  return bundle;
+}
+
+std::vector<HostTensor>
+tensorsInBundleOrder(const Bundle &bundle, ArrayRef<unsigned> indexes,
+                     const StringMap<HostTensor> &data) {
+  std::vector<HostTensor> tensors;
+  for (unsigned index : indexes)
+    tensors.push_back(data.lookup(bundle.buffers[index].name));
+  return tensors;
+}
+
+} // namespace tilec
