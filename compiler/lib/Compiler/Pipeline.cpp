@@ -1,0 +1,100 @@
+//===- Pipeline.cpp - From a specialised program to a bundle --------------===//
+
+#include "tilec/Compiler/Pipeline.h"
+
+#include "tilec/Conversion/ProgramToTile.h"
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Target/Bundle.h"
+#include "tilec/Transforms/Lowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace tilec {
+
+/// The .tile position of `loc`: the first file location inside it.
+static llvm::SMLoc findSourceLoc(Location loc, llvm::SourceMgr &sourceMgr) {
+  std::optional<FileLineColLoc> fileLoc;
+  loc->walk([&](Location inner) {
+    if (auto found = dyn_cast<FileLineColLoc>(inner)) {
+      fileLoc = found;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (!fileLoc)
+    return {};
+  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id)
+    if (sourceMgr.getMemoryBuffer(id)->getBufferIdentifier() ==
+        fileLoc->getFilename().strref())
+      return sourceMgr.FindLocForLineAndColumn(id, fileLoc->getLine(),
+                                               fileLoc->getColumn());
+  return {};
+}
+
+static llvm::SourceMgr::DiagKind getDiagKind(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return llvm::SourceMgr::DK_Error;
+  case DiagnosticSeverity::Warning:
+    return llvm::SourceMgr::DK_Warning;
+  case DiagnosticSeverity::Note:
+    return llvm::SourceMgr::DK_Note;
+  case DiagnosticSeverity::Remark:
+    return llvm::SourceMgr::DK_Remark;
+  }
+  return llvm::SourceMgr::DK_Error;
+}
+
+/// Reports an MLIR diagnostic through the SourceMgr, as every other
+/// diagnostic of the compiler is reported (so a handler installed there, the
+/// JIT's, sees these too).
+static void reportThroughSourceMgr(Diagnostic &diag,
+                                   llvm::SourceMgr &sourceMgr) {
+  sourceMgr.PrintMessage(findSourceLoc(diag.getLocation(), sourceMgr),
+                         getDiagKind(diag.getSeverity()), diag.str());
+  for (Diagnostic &note : diag.getNotes())
+    sourceMgr.PrintMessage(findSourceLoc(note.getLocation(), sourceMgr),
+                           llvm::SourceMgr::DK_Note, note.str());
+}
+
+std::optional<Bundle> compileProgram(const Program &program,
+                                     const DeviceProfile &profile,
+                                     llvm::SourceMgr &sourceMgr) {
+  MLIRContext context;
+  context.loadDialect<tile::TileDialect, func::FuncDialect, gpu::GPUDialect,
+                      scf::SCFDialect, arith::ArithDialect, math::MathDialect,
+                      memref::MemRefDialect, spirv::SPIRVDialect>();
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    reportThroughSourceMgr(diag, sourceMgr);
+    return success();
+  });
+
+  OwningOpRef<ModuleOp> module = emitTileModule(context, program, sourceMgr);
+  if (!module || failed(module->verify()))
+    return std::nullopt;
+
+  std::string explanation;
+  llvm::raw_string_ostream explain(explanation);
+  if (failed(lowerToKernels(*module, profile, &explain)))
+    return std::nullopt;
+
+  std::optional<Bundle> bundle =
+      extractBundle(*module, "tilec " TILEC_VERSION);
+  if (bundle)
+    bundle->explanation = std::move(explanation);
+  return bundle;
+}
+
+} // namespace tilec
