@@ -17,6 +17,8 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers spirv-tools libspirv-cross-c-shared-dev
   # runtime libraries and test data
   nlohmann-json3-dev libxxhash-dev python3-numpy
+  # the CLBlast SGEMM baseline of bench/
+  libclblast-dev
 )
 missing=()
 for p in "${packages[@]}"; do

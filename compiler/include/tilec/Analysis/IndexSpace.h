@@ -12,9 +12,17 @@
 // loop, outermost first) or *pivots* (solved from the output equations
 // poly_d(index) == o_d, computed from the coordinates and the free
 // variables). Every inequality of the system (0 <= access_d < extent_d for
-// the inputs and the output, 0 <= constraint < bound) is enforced exactly by
-// the loop bounds or by a coordinate guard, so the only per-tuple checks left
-// are integrality checks of rational expressions.
+// the inputs, 0 <= constraint < bound; the output's hold because the
+// coordinates range over the output) is enforced exactly by the loop bounds
+// or by a coordinate guard, so the only per-tuple checks left are
+// integrality checks of rational expressions.
+//
+// Evaluating a ContractionSpace for one output element o: if a coordinate
+// condition fails, there is no tuple. Otherwise run the loops over
+// freeVars, outermost first, each from the greatest ceil(lower) to the
+// least floor(upper); in the innermost body skip the tuple unless every
+// integrality check's numerator is divisible by its den; then each pivot
+// is its value's numerator divided (exactly) by its den.
 //
 // This is compile-time analysis for lowering: it shares no code with the
 // reference interpreter, which finds the same tuples its own way.
@@ -49,7 +57,9 @@ struct QuasiAffine {
 
 /// The range of one free variable given the coordinates and the free
 /// variables outside it: max(ceil(lower...)) <= x <= min(floor(upper...)).
-/// Each expression only uses coordinates and outer free variables.
+/// Each expression only uses coordinates and outer free variables. Bounds
+/// that another bound of the same side beats throughout the output box are
+/// dropped, so a window inside the input's range gets constant bounds.
 struct LoopBound {
   std::vector<QuasiAffine> lower;
   std::vector<QuasiAffine> upper;
@@ -62,7 +72,8 @@ struct LoopBound {
 struct Pivot {
   unsigned index = 0;
   /// Over coordinates and free variables; den > 1 means the value is only
-  /// an integer (the tuple only valid) when den divides the numerator.
+  /// an integer (the tuple only valid) when den divides the numerator, and
+  /// integralityChecks then holds that check.
   QuasiAffine value;
 };
 
@@ -72,19 +83,27 @@ struct ContractionSpace {
   /// Index variables enumerated by loops, outermost first, and their bounds.
   std::vector<unsigned> freeVars;
   std::vector<LoopBound> bounds;
-  /// In an order where each pivot only uses free variables.
+  /// One per independent output polynomial, in the order of the output
+  /// dimensions they are solved from; each only uses coordinates and free
+  /// variables. `C[i, j]` gives i = o_0 and j = o_1.
   std::vector<Pivot> pivots;
   /// Conditions on the coordinates alone, each `expr == 0` (from linearly
   /// dependent output polynomials: `O[i, i]` needs o_0 == o_1) or
   /// `0 <= expr` (inequalities with no free variable). An element that
-  /// fails one has no valid tuple and keeps its initial value.
+  /// fails one has no valid tuple and keeps its initial value. Conditions
+  /// that hold throughout the output box are left out.
   std::vector<QuasiAffine> coordinateEqualities;
   std::vector<QuasiAffine> coordinateInequalities;
   /// Rational expressions over coordinates and index variables (pivots
   /// substituted) that must be integers for the tuple to be valid: the
-  /// fractional accesses and constraints. Checked inside the innermost loop.
+  /// fractional input accesses and every pivot whose den > 1 (a constraint
+  /// is an inequality only: `i/2 < 2` admits i = 3).
+  /// Checked inside the innermost loop. Each is normalised: numerators in
+  /// [0, den), den > 1, no two alike.
   std::vector<QuasiAffine> integralityChecks;
-  /// True when no output element has a valid tuple (an infeasible system).
+  /// True when no output element has a valid tuple (an empty extent or
+  /// constraint range, or an infeasible system). Only outputRank and
+  /// numIndices are set then; every element keeps its initial value.
   bool empty = false;
 
   /// True when the output accesses are distinct index variables with
@@ -92,6 +111,13 @@ struct ContractionSpace {
   /// constant and there is no integrality check or coordinate condition: a
   /// dense reduction over a box, the case the tiled schedules handle.
   bool isDenseBox() const;
+
+  /// The number of valid tuples of every output element when it is the same
+  /// for all of them and known at compile time (constant loop ranges, no
+  /// per-tuple or per-element condition); nullopt otherwise. An `=`
+  /// contraction where this is 2 or more provably assigns every element
+  /// twice: a compile-time error.
+  std::optional<int64_t> tuplesPerElement() const;
 };
 
 /// The system of one contraction, as plain data (what the analysis needs of
@@ -106,6 +132,8 @@ struct IndexSystem {
     Shape extents;
   };
   unsigned numIndices = 0;
+  /// The index variables' names, for messages; empty, or numIndices names.
+  std::vector<std::string> names;
   Access output;
   std::vector<Access> inputs;
   /// 0 <= row < bound.
@@ -115,8 +143,11 @@ struct IndexSystem {
 IndexSystem getIndexSystem(tile::ContractOp op);
 
 /// Analyses `system`. Returns nullopt and sets `error` when a variable is
-/// unbounded or the arithmetic overflows int64 (reported by the caller at the
-/// contraction's location).
+/// unbounded ("index variable 'k' is unbounded"), the arithmetic overflows
+/// int64, the elimination needs too many inequalities, or the system is
+/// malformed (rows and extents of inconsistent sizes, a den <= 0). The
+/// caller reports the error at the contraction's location. An empty system
+/// is not an error, even with unbounded variables: it has no tuple.
 std::optional<ContractionSpace> analyzeIndexSpace(const IndexSystem &system,
                                                   std::string &error);
 

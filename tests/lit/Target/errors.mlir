@@ -1,0 +1,77 @@
+// Ops and types outside the kernel IR are errors at the op.
+// RUN: not tile-translate --kernel-ir-to-opencl --split-input-file %s 2>&1 | FileCheck %s
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<4xf32>) kernel {
+      %i = gpu.thread_id x
+      %x = memref.load %a[%i] : memref<4xf32>
+      %s = gpu.subgroup_size : index
+      gpu.return
+    }
+  }
+}
+// CHECK: :9:12: error: 'gpu.subgroup_size' is not part of the kernel IR; the OpenCL printer cannot translate it
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<4xf16>) kernel {
+      %i = gpu.thread_id x
+      %x = memref.load %a[%i] : memref<4xf16>
+      %y = arith.addf %x, %x : f16
+      memref.store %y, %a[%i] : memref<4xf16>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: 'arith.addf' on f16 or bf16 is not part of the kernel IR (arithmetic runs in f32)
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<4xf64>, %b: memref<4xbf16>) kernel {
+      %i = gpu.thread_id x
+      %x = memref.load %a[%i] : memref<4xf64>
+      %y = arith.truncf %x : f64 to bf16
+      memref.store %y, %b[%i] : memref<4xbf16>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: 'arith.truncf' to f16 or bf16 from f64 would round twice
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<2x2xf32>) kernel {
+      gpu.return
+    }
+  }
+}
+// CHECK: error: argument #0 of type 'memref<2x2xf32>' is not a flat global buffer (a static 1-D memref)
+
+// -----
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+  }
+}
+// CHECK: error: expected the enclosing module to have 'tile.index_bits' = 32 or 64
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<4xi32>) kernel {
+      %i = gpu.thread_id x
+      %x = memref.load %a[%i] : memref<4xi32>
+      %v = arith.extsi %x : i32 to i128
+      gpu.return
+    }
+  }
+}
+// CHECK: error: type 'i128' is not part of the kernel IR; the OpenCL printer cannot translate it

@@ -1,0 +1,16 @@
+//===- tile-translate.cpp - Translations out of the kernel IR -------------===//
+//
+// mlir-translate for the project: `--kernel-ir-to-opencl` prints a kernel-IR
+// module's kernels as OpenCL C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/OpenCL.h"
+
+#include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
+
+int main(int argc, char **argv) {
+  tilec::registerKernelIRToOpenCLTranslation();
+  return mlir::failed(
+      mlir::mlirTranslateMain(argc, argv, "tile translation driver\n"));
+}
