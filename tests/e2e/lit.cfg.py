@@ -2,8 +2,8 @@
 # compiled for the default OpenCL device (PoCL's CPU in CI, or the device
 # that TILEC_E2E_DEVICE names), run on random inputs, and checked against
 # the reference interpreter by `tilec run --check`. The `%oclgrind` lines
-# run a subset under Oclgrind and fail on any race, out-of-bounds access or
-# use of uninitialised memory it reports; CI requires them, so a machine
+# run a subset under Oclgrind and fail on any race or out-of-bounds access
+# it reports; CI requires them, so a machine
 # without oclgrind fails them rather than skipping them.
 import os
 
