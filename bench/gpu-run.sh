@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One command for the GPU machine (shared/device/README.md): the device list,
+# the end-to-end suite on the GPU's OpenCL device, and tilec's 4096^3 SGEMM
+# beside CLBlast's in the same run. Logs go to $OUT (or /tmp/gpu-run).
+# Prepare here with bench/pack-gpu.sh; there, run:
+#   source .device/setup.sh && bash bench/gpu-run.sh
+set -uo pipefail
+out=${OUT:-/tmp/gpu-run}
+mkdir -p "$out"
+root=$(pwd)
+
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv
+  clinfo -l
+  tilec devices
+} 2>&1 | tee "$out/devices.txt"
+
+# The bench first, on an idle GPU.
+{
+  for n in 4096 8192; do
+    tilec compile examples/matmul.tile --arg "A=f32[$n,$n]" --arg "B=f32[$n,$n]" \
+      --device NVIDIA --explain
+    tilec bench examples/matmul.tile --arg "A=f32[$n,$n]" --arg "B=f32[$n,$n]" \
+      --device NVIDIA --repeat 20
+    clblast_sgemm "$n" "$n" "$n" 20 NVIDIA
+  done
+} 2>&1 | tee "$out/bench.txt"
+
+# The e2e suite against the reference interpreter, on the GPU.
+site=/tmp/tilec-e2e-site
+mkdir -p "$site"
+cat > "$site/lit.site.cfg.py" <<SITE
+config.tilec_tools_dir = "$root/.device/bin"
+config.llvm_tools_dir = "$root/.device/bin"
+config.tilec_obj_root = "/tmp/tilec-e2e-obj"
+lit_config.load_config(config, "$root/tests/e2e/lit.cfg.py")
+SITE
+TILEC_E2E_DEVICE=NVIDIA TILEC_E2E_SKIP_OCLGRIND=1 \
+  python3 .device/lit/lit.py -v -j 16 "$site" 2>&1 | tee "$out/e2e.txt"
