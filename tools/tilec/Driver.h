@@ -54,8 +54,18 @@ struct LoadedSource {
 std::unique_ptr<LoadedSource> loadSource(llvm::StringRef path,
                                          llvm::StringRef entry);
 
-/// Specialises the loaded function to the `--arg` bindings. On failure
-/// returns nullopt with `exitCode` set (diagnostics are printed).
+/// "A, B, C": the parameters' names, for messages.
+std::string listParams(llvm::ArrayRef<ParamInfo> params);
+
+/// Parses every `--arg` and checks that each names a parameter of
+/// `function`. Reports the first problem and returns nullopt (a usage error).
+std::optional<llvm::StringMap<ArgBinding>>
+parseArgBindings(llvm::ArrayRef<std::string> specs,
+                 const ast::Function &function);
+
+/// Specialises the loaded function to the `--arg` bindings, which must bind
+/// every parameter. On failure returns nullopt with `exitCode` set
+/// (diagnostics are printed).
 std::optional<Program> specializeFromArgs(LoadedSource &source,
                                           llvm::ArrayRef<std::string> specs,
                                           int &exitCode);
