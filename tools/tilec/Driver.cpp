@@ -70,19 +70,54 @@ std::unique_ptr<LoadedSource> loadSource(StringRef path, StringRef entry) {
   return source;
 }
 
-std::optional<Program> specializeFromArgs(LoadedSource &source,
-                                          ArrayRef<std::string> specs,
-                                          int &exitCode) {
-  std::vector<ArgBinding> bindings;
+std::string listParams(ArrayRef<ParamInfo> params) {
+  std::string names;
+  for (const ParamInfo &param : params)
+    names += (names.empty() ? "" : ", ") + param.name;
+  return names;
+}
+
+std::optional<StringMap<ArgBinding>>
+parseArgBindings(ArrayRef<std::string> specs, const ast::Function &function) {
+  std::vector<ParamInfo> params = getParams(function);
+  StringMap<ArgBinding> bindings;
   for (const std::string &spec : specs) {
     std::string error;
     std::optional<ArgBinding> binding = parseArgSpec(spec, error);
     if (!binding) {
       reportError(error);
-      exitCode = ExitUsageError;
       return std::nullopt;
     }
-    bindings.push_back(std::move(*binding));
+    if (!llvm::any_of(params, [&](const ParamInfo &param) {
+          return param.name == binding->name;
+        })) {
+      reportError("--arg names '" + binding->name +
+                  "', which is not an input (inputs: " + listParams(params) +
+                  ")");
+      return std::nullopt;
+    }
+    bindings[binding->name] = std::move(*binding);
+  }
+  return bindings;
+}
+
+std::optional<Program> specializeFromArgs(LoadedSource &source,
+                                          ArrayRef<std::string> specs,
+                                          int &exitCode) {
+  exitCode = ExitUsageError;
+  std::optional<StringMap<ArgBinding>> parsed =
+      parseArgBindings(specs, *source.function);
+  if (!parsed)
+    return std::nullopt;
+  std::vector<ArgBinding> bindings;
+  for (const ParamInfo &param : getParams(*source.function)) {
+    auto binding = parsed->find(param.name);
+    if (binding == parsed->end()) {
+      reportError("input '" + param.name + "' is not bound: pass --arg " +
+                  param.name + "=DTYPE[dims]");
+      return std::nullopt;
+    }
+    bindings.push_back(std::move(binding->second));
   }
   exitCode = ExitProgramError;
   return specialize(*source.function, bindings, source.sourceMgr);

@@ -20,28 +20,12 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
     return llvm::any_of(params,
                         [&](const ParamInfo &p) { return p.name == name; });
   };
-  auto paramList = [&] {
-    std::string names;
-    for (const ParamInfo &p : params)
-      names += (names.empty() ? "" : ", ") + p.name;
-    return names;
-  };
 
-  StringMap<ArgBinding> argBindings;
-  for (const std::string &spec : options.argSpecs) {
-    std::string error;
-    std::optional<ArgBinding> binding = parseArgSpec(spec, error);
-    if (!binding) {
-      reportError(error);
-      return ExitUsageError;
-    }
-    if (!isParam(binding->name)) {
-      reportError("--arg names '" + binding->name +
-                  "', which is not an input (inputs: " + paramList() + ")");
-      return ExitUsageError;
-    }
-    argBindings[binding->name] = std::move(*binding);
-  }
+  std::optional<StringMap<ArgBinding>> parsed =
+      parseArgBindings(options.argSpecs, function);
+  if (!parsed)
+    return ExitUsageError;
+  StringMap<ArgBinding> &argBindings = *parsed;
 
   for (const std::string &spec : options.inputFiles) {
     auto [name, path] = StringRef(spec).split('=');
@@ -50,8 +34,8 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
       return ExitUsageError;
     }
     if (!isParam(name)) {
-      reportError("--in names '" + name +
-                  "', which is not an input (inputs: " + paramList() + ")");
+      reportError("--in names '" + name + "', which is not an input (inputs: " +
+                  listParams(params) + ")");
       return ExitUsageError;
     }
     std::string error;

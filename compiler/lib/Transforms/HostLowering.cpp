@@ -187,6 +187,13 @@ LogicalResult HostLowering::analyse() {
       info.space = analyzeIndexSpace(*info.system, error);
       if (!info.space)
         return emitError(loc) << error;
+      std::optional<int64_t> tuplesPerElement = info.space->tuplesPerElement();
+      if (contract.getAggregation() == tile::AggregationKind::Assign &&
+          elements > 0 && tuplesPerElement && *tuplesPerElement > 1)
+        return emitError(loc)
+               << "`=` assigns every output element " << *tuplesPerElement
+               << " times, but each element may have at most one valid "
+                  "index tuple; aggregate with `+`, `>`, ... to combine them";
       info.tuples = countTuples(*info.space, *info.system);
       info.schedule =
           scheduleContraction(contract, *info.space, *info.system, profile);
