@@ -905,8 +905,9 @@ LogicalResult HostLowering::run() {
   for (auto [index, info] : llvm::enumerate(infos)) {
     if (info.schedule.activeItems == 0)
       continue;
-    unsigned launches = std::max<unsigned>(1, info.chunkBounds.size() - 1);
-    for (unsigned chunk = 0; chunk < launches; ++chunk)
+    size_t launches =
+        info.chunkBounds.empty() ? 1 : info.chunkBounds.size() - 1;
+    for (size_t chunk = 0; chunk < launches; ++chunk)
       if (failed(buildKernel(kernels, index, info, chunk)))
         return failure();
   }
