@@ -272,7 +272,8 @@ void HostLowering::collectBuffers(KernelInfo &info, const KernelGroup &group) {
           access.rows.empty()
               ? std::nullopt
               : getSoleVariable(access.rows[0], system.numIndices);
-      bool aligned = outerVar && var && *var == *outerVar;
+      // The constant column is never a sole variable: it stands for none.
+      bool aligned = outerVar && var.value_or(system.numIndices) == *outerVar;
       std::string why = "the output's outermost index is not a plain index "
                         "variable";
       if (outerVar)
