@@ -9,7 +9,8 @@
 // synchronises, and every work-item runs blockK rank-1 updates of its
 // register tile, fully unrolled. Loads are guarded (zero beyond M, N, K), so
 // any size works, and a global load walks the operand's contiguous index
-// across neighbouring work-items (coalesced).
+// across neighbouring work-items (coalesced). A chunk of a split launch
+// computes the rows (batches) from context.firstRow on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +58,8 @@ private:
   Value localA, localB;
   Value threadX, threadY, threadLinear, batch, rowBase, colBase;
   int64_t threadsX = 0, threadsY = 0;
+  /// The end of the rows this kernel computes.
+  int64_t rowEnd = 0;
 };
 
 } // namespace
@@ -146,7 +149,7 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
   Value col =
       index.add(colBase, index.add(threadX, index.constant(c * threadsX)));
   Value inBounds =
-      index.land(index.lessThan(row, matmul.m), index.lessThan(col, matmul.n));
+      index.land(index.lessThan(row, rowEnd), index.lessThan(col, matmul.n));
   auto guard = b.create<scf::IfOp>(loc, inBounds, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard insertion(b);
   b.setInsertionPointToStart(&guard.getThenRegion().front());
@@ -162,8 +165,9 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
     result = emitAggregate(b, loc, tile::AggregationKind::Add, resultType,
                            evaluator.get(init), result);
   evaluator.define(op.getResult(), emitRound(b, loc, result, resultType));
+  int64_t rows = shape[shape.size() - 2];
   Value linear = index.add(
-      index.mul(index.add(index.mul(batch, matmul.m), row), matmul.n), col);
+      index.mul(index.add(index.mul(batch, rows), row), matmul.n), col);
   emitGroupTail(context, evaluator, 1, linear);
 }
 
@@ -182,11 +186,16 @@ void TiledContraction::emit() {
   threadX = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
   threadY = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::y);
   threadLinear = index.add(index.mul(threadY, threadsX), threadX);
+  int64_t firstBatch = matmul.batched ? context.firstRow : 0;
+  int64_t firstRow = matmul.batched ? 0 : context.firstRow;
+  rowEnd = firstRow + matmul.m;
   batch = matmul.batched
-              ? b.create<gpu::BlockIdOp>(loc, gpu::Dimension::z).getResult()
+              ? index.add(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::z),
+                          index.constant(firstBatch))
               : index.constant(0);
-  rowBase =
-      index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::y), tile.blockM);
+  rowBase = index.add(
+      index.constant(firstRow),
+      index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::y), tile.blockM));
   colBase =
       index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x), tile.blockN);
 
@@ -201,7 +210,7 @@ void TiledContraction::emit() {
     b.setInsertionPointToStart(loop.getBody());
     Value kBase = index.add(index.constant(matmul.kBegin),
                             index.mul(loop.getInductionVar(), tile.blockK));
-    emitStageOperand(matmul.a, localA, rowBase, matmul.m, tile.blockM,
+    emitStageOperand(matmul.a, localA, rowBase, rowEnd, tile.blockM,
                      tile.strideA, kBase);
     emitStageOperand(matmul.b, localB, colBase, matmul.n, tile.blockN,
                      tile.strideB, kBase);

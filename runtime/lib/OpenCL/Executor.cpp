@@ -7,6 +7,7 @@
 #include "tilec/Runtime/TensorSummary.h"
 
 #include <cstdlib>
+#include <functional>
 #include <limits>
 
 using namespace tilec;
@@ -65,13 +66,22 @@ BundleExecutor::create(Device &device, Bundle bundle, std::string name) {
   return executor;
 }
 
+bool BundleExecutor::ownsStorage(unsigned index) const {
+  return !program.buffers[index].aliasOf && pieces[index].empty();
+}
+
 Status BundleExecutor::allocateBuffers() {
+  pieces.assign(program.buffers.size(), {});
+  for (unsigned i = 0; i < program.buffers.size(); ++i)
+    if (const std::optional<BufferPiece> &piece = program.buffers[i].pieceOf)
+      pieces[piece->whole].push_back(i);
+
   // The footprint as a whole first: each allocation may fit the device while
   // all of them together do not.
   uint64_t total = 0;
-  for (const BundleBuffer &buffer : program.buffers)
-    if (!buffer.aliasOf)
-      total += byteSize(buffer);
+  for (unsigned i = 0; i < program.buffers.size(); ++i)
+    if (ownsStorage(i))
+      total += byteSize(program.buffers[i]);
   const DeviceProfile &profile = device.profile();
   if (total > profile.globalMemBytes)
     return fail("the buffers of '" + program.function + "' take " +
@@ -81,9 +91,9 @@ Status BundleExecutor::allocateBuffers() {
                 " (global_mem_bytes of its profile)");
 
   storage.resize(program.buffers.size());
-  for (size_t i = 0; i < program.buffers.size(); ++i) {
+  for (unsigned i = 0; i < program.buffers.size(); ++i) {
     const BundleBuffer &buffer = program.buffers[i];
-    if (buffer.aliasOf)
+    if (!ownsStorage(i))
       continue;
     uint64_t bytes = byteSize(buffer);
     if (bytes > std::numeric_limits<size_t>::max())
@@ -194,11 +204,27 @@ Status BundleExecutor::buildKernels() {
   return Status::success();
 }
 
+Status BundleExecutor::forEachPart(
+    unsigned index,
+    const std::function<Status(const Buffer &, uint64_t)> &visit) const {
+  if (pieces[index].empty())
+    return visit(storageOf(index), 0);
+  for (unsigned piece : pieces[index])
+    if (Status status =
+            visit(storageOf(piece), program.buffers[piece].pieceOf->byteOffset);
+        !status)
+      return status;
+  return Status::success();
+}
+
 Status BundleExecutor::poisonResults() {
   const cl_uchar pattern = 0xFF;
-  for (size_t i = 0; i < program.buffers.size(); ++i) {
+  for (unsigned i = 0; i < program.buffers.size(); ++i) {
     const BundleBuffer &buffer = program.buffers[i];
-    if (buffer.aliasOf || buffer.kind == BundleBuffer::Kind::Input ||
+    BundleBuffer::Kind kind = buffer.pieceOf
+                                  ? program.buffers[buffer.pieceOf->whole].kind
+                                  : buffer.kind;
+    if (!ownsStorage(i) || kind == BundleBuffer::Kind::Input ||
         storage[i]->size() == 0)
       continue;
     cl_int status = clEnqueueFillBuffer(
@@ -217,8 +243,12 @@ Expected<BundleRun> BundleExecutor::run(const std::vector<HostTensor> &inputs) {
   if (Status status = checkBundleInputs(program, inputs); !status)
     return fail(status.error().message());
   for (size_t i = 0; i < inputs.size(); ++i)
-    if (Status status = device.write(storageOf(program.inputs[i]),
-                                     inputs[i].data(), inputs[i].sizeInBytes());
+    if (Status status =
+            forEachPart(program.inputs[i],
+                        [&](const Buffer &part, uint64_t byteOffset) {
+                          return device.write(
+                              part, inputs[i].data() + byteOffset, part.size());
+                        });
         !status)
       return fail(status.error().message(), status.error().driverCode());
   if (Status status = poisonResults(); !status)
@@ -267,8 +297,11 @@ Expected<BundleRun> BundleExecutor::run(const std::vector<HostTensor> &inputs) {
   for (unsigned output : program.outputs) {
     const BundleBuffer &buffer = program.buffers[output];
     HostTensor tensor(buffer.dtype, buffer.shape);
-    if (Status status =
-            device.read(storageOf(output), tensor.data(), tensor.sizeInBytes());
+    if (Status status = forEachPart(
+            output,
+            [&](const Buffer &part, uint64_t byteOffset) {
+              return device.read(part, tensor.data() + byteOffset, part.size());
+            });
         !status)
       return fail(status.error().message(), status.error().driverCode());
     result.outputs.push_back(std::move(tensor));

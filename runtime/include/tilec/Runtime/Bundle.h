@@ -4,7 +4,10 @@
 // Tile function, and nothing that needs the compiler: the kernels' code per
 // target, the buffers (inputs, outputs, temporaries, and aliases for
 // reshapes), and the launches in order with their geometry and buffer
-// arguments. `tilec compile --emit bundle` writes one; `tile-run` and
+// arguments. A tensor larger than the device's largest allocation is stored
+// as pieces, each a buffer of its own holding a contiguous range of the
+// tensor's bytes (docs/scheduler.md, "Splitting"); the host sees it whole.
+// `tilec compile --emit bundle` writes one; `tile-run` and
 // `tilec run` execute it. The file form is JSON (format "tilec-bundle",
 // with a version that readers check), so it can grow targets (SPIR-V
 // binaries, MSL) without breaking old readers.
@@ -26,10 +29,22 @@
 namespace tilec {
 
 /// The version of the bundle format this runtime reads and writes.
-inline constexpr int kBundleFormatVersion = 1;
+inline constexpr int kBundleFormatVersion = 2;
+
+/// Where a piece lies in the tensor it is part of.
+struct BufferPiece {
+  /// The whole tensor: indexes `Bundle::buffers`.
+  unsigned whole = 0;
+  /// The piece's first byte within the whole tensor's C-ordered bytes.
+  uint64_t byteOffset = 0;
+};
 
 struct BundleBuffer {
-  enum class Kind { Input, Output, Temporary };
+  /// A Piece holds part of an input, output or temporary that is too large
+  /// for one allocation. The pieces of a tensor cover its bytes in order,
+  /// without gaps or overlaps; a tensor with pieces has no storage of its
+  /// own, so launches take its pieces, never the tensor itself.
+  enum class Kind { Input, Output, Temporary, Piece };
   std::string name;
   Kind kind = Kind::Temporary;
   DType dtype = DType::F32;
@@ -37,6 +52,8 @@ struct BundleBuffer {
   /// Set when this buffer is another buffer's storage under a new shape (a
   /// reshape): no allocation, no copy. Indexes `Bundle::buffers`.
   std::optional<unsigned> aliasOf;
+  /// Set exactly on pieces.
+  std::optional<BufferPiece> pieceOf;
 };
 
 struct BundleLaunch {
@@ -83,7 +100,8 @@ struct Bundle {
 std::string serializeBundle(const Bundle &bundle);
 /// Parses and validates the JSON file form (`name` for messages): a
 /// truncated or corrupt file, another format version, or an inconsistent
-/// bundle (an index out of range, an alias of another size) is an error.
+/// bundle (an index out of range, an alias of another size, pieces that do
+/// not tile their tensor) is an error.
 Expected<Bundle> parseBundle(const std::string &text, const std::string &name);
 Expected<Bundle> readBundle(const std::string &path);
 /// Writes atomically (a temporary file, then a rename).

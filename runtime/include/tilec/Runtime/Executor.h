@@ -1,10 +1,11 @@
 //===- Executor.h - Running a bundle on an OpenCL device --------*- C++ -*-===//
 //
 // Runs a Bundle on an opened OpenCL device: allocates its buffers (aliases
-// share their target's storage), builds its program, then, for each run,
-// uploads the inputs, poisons the outputs and temporaries so that elements
-// no kernel writes stand out, launches the kernels in order and reads the
-// outputs back, with each launch's device time from its event.
+// share their target's storage; a tensor stored as pieces is one allocation
+// per piece, and transfers go piece by piece), builds its program, then, for
+// each run, uploads the inputs, poisons the outputs and temporaries so that
+// elements no kernel writes stand out, launches the kernels in order and reads
+// the outputs back, with each launch's device time from its event.
 //
 // An executor is prepared once and may run many times (`tilec bench`); the
 // device's program cache makes a second executor of the same bundle cheap.
@@ -20,6 +21,7 @@
 #include "tilec/Runtime/Status.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,8 +73,17 @@ private:
   BundleExecutor(opencl::Device &device, Bundle bundle, std::string name)
       : device(device), program(std::move(bundle)), label(std::move(name)) {}
 
+  /// Whether bundle buffer `index` has storage of its own: not an alias
+  /// and not a tensor stored as pieces.
+  bool ownsStorage(unsigned index) const;
   Status allocateBuffers();
   Status buildKernels();
+  /// Calls `visit` with the storage of bundle buffer `index` and offset 0,
+  /// or, for a tensor stored as pieces, with each piece's storage and its
+  /// byte offset in the tensor; stops at the first failure.
+  Status forEachPart(unsigned index,
+                     const std::function<Status(const opencl::Buffer &,
+                                                uint64_t)> &visit) const;
   /// Enqueues the fill of every output and temporary with 0xFF bytes.
   Status poisonResults();
   /// The buffer that holds the storage of bundle buffer `index`.
@@ -85,8 +96,11 @@ private:
   opencl::Device &device;
   Bundle program;
   std::string label;
-  /// One per bundle buffer; empty for aliases, which use their target's.
+  /// One per bundle buffer; empty for aliases, which use their target's,
+  /// and for tensors stored as pieces.
   std::vector<std::optional<opencl::Buffer>> storage;
+  /// The pieces of each bundle buffer, in order (empty: not split).
+  std::vector<std::vector<unsigned>> pieces;
   std::vector<opencl::Kernel> kernels;
 };
 
