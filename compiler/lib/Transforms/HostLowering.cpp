@@ -363,6 +363,18 @@ LogicalResult HostLowering::planChunks(KernelInfo &info,
   }
   if (!split)
     return success();
+  // The reduction schedule's work-groups are numbered by output element and
+  // know nothing of chunks: a chunked kernel runs the generic schedule.
+  if (info.schedule.kind == ScheduleKind::ReductionContraction) {
+    Schedule generic = schedulePerElement(type.getNumElements(),
+                                          info.schedule.registers, profile);
+    generic.kind = ScheduleKind::GenericContraction;
+    generic.compensated = info.schedule.compensated;
+    generic.reason = "generic: a reduction over a tensor split into pieces "
+                     "runs in chunks of rows, one work-item per element; " +
+                     generic.reason;
+    info.schedule = std::move(generic);
+  }
   bounds.push_back(0);
   bounds.push_back(rows);
   llvm::sort(bounds);
@@ -520,6 +532,9 @@ static Schedule restrictToRows(Schedule schedule, int64_t rows,
     schedule.activeItems = matmul.batch * matmul.m * matmul.n;
     break;
   }
+  case ScheduleKind::ReductionContraction:
+    llvm_unreachable("planChunks gives chunked reductions the generic "
+                     "schedule");
   }
   return schedule;
 }
