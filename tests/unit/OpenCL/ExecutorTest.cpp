@@ -8,6 +8,8 @@
 
 #include "tilec/Runtime/Executor.h"
 
+#include "DeviceFixture.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -61,24 +63,8 @@ HostTensor iota(DType dtype, const Shape &shape, double scale) {
   return tensor;
 }
 
-class ExecutorTest : public ::testing::Test {
+class ExecutorTest : public tilec::testing::DeviceFixture {
 protected:
-  void SetUp() override {
-    Expected<std::vector<DeviceDescriptor>> devices = enumerateDevices();
-    ASSERT_TRUE(devices) << devices.error().message();
-    Expected<DeviceDescriptor> chosen = selectDevice(*devices, "");
-    ASSERT_TRUE(chosen) << chosen.error().message();
-    descriptor = *chosen;
-    open();
-  }
-
-  /// (Re)opens the device of `descriptor`, with its current profile.
-  void open() {
-    Expected<std::unique_ptr<Device>> opened = Device::open(descriptor);
-    ASSERT_TRUE(opened) << opened.error().message();
-    device = std::move(*opened);
-  }
-
   Expected<std::unique_ptr<BundleExecutor>> prepare(const Bundle &bundle) {
     return BundleExecutor::create(*device, bundle, "test.json");
   }
@@ -94,9 +80,6 @@ protected:
     EXPECT_TRUE(run) << run.error().message();
     return run ? *run : BundleRun();
   }
-
-  DeviceDescriptor descriptor;
-  std::unique_ptr<Device> device;
 };
 
 } // namespace
