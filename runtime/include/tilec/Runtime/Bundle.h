@@ -76,6 +76,10 @@ struct BundleKernel {
   /// exact from the program (for `tilec bench`).
   double flops = 0;
   double bytes = 0;
+  /// Metal Shading Language source of this kernel alone, translated from its
+  /// SPIR-V entry point by SPIRV-Cross (the buffer of argument i is
+  /// `[[buffer(i)]]`); empty when the bundle was not compiled for Metal.
+  std::string msl;
 };
 
 struct Bundle {
@@ -84,8 +88,14 @@ struct Bundle {
   /// The Tile function's name.
   std::string function;
   std::vector<BundleKernel> kernels;
-  /// OpenCL C 1.2 source of every kernel (one program).
+  /// OpenCL C 1.2 source of every kernel (one program); empty when the
+  /// bundle was not compiled for OpenCL.
   std::string openclSource;
+  /// One SPIR-V module for Vulkan compute with an entry point per kernel,
+  /// named as the kernel, its work-group size fixed in the module; empty when
+  /// the bundle was not compiled for Vulkan. Argument i of a kernel is the
+  /// storage buffer at descriptor set 0, binding i (docs/codegen.md).
+  std::vector<uint32_t> spirv;
   std::vector<BundleBuffer> buffers;
   /// Parameters in declaration order and results in `-> (...)` order:
   /// indexes into `buffers`.

@@ -1,6 +1,6 @@
-//===- Executor.cpp - Running a bundle on an OpenCL device ----------------===//
+//===- OpenCLExecutor.cpp - Running a bundle on an OpenCL device ----------===//
 
-#include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/OpenCLExecutor.h"
 
 #include "Failure.h"
 
@@ -20,29 +20,11 @@ static uint64_t byteSize(const BundleBuffer &buffer) {
          dtypeSize(buffer.dtype);
 }
 
-Status tilec::checkBundleInputs(const Bundle &bundle,
-                                const std::vector<HostTensor> &inputs) {
-  if (inputs.size() != bundle.inputs.size())
-    return Error("the bundle of '" + bundle.function + "' takes " +
-                 std::to_string(bundle.inputs.size()) + " inputs, not " +
-                 std::to_string(inputs.size()));
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const BundleBuffer &expected = bundle.buffers[bundle.inputs[i]];
-    const HostTensor &actual = inputs[i];
-    if (actual.dtype() != expected.dtype || actual.shape() != expected.shape)
-      return Error("input '" + expected.name + "' is " +
-                   formatTensorType(actual.dtype(), actual.shape()) +
-                   " but the bundle expects " +
-                   formatTensorType(expected.dtype, expected.shape));
-  }
-  return Status::success();
-}
-
-Error BundleExecutor::fail(const std::string &message, int driverCode) const {
+Error OpenCLExecutor::fail(const std::string &message, int driverCode) const {
   return Error(label + ": " + message, driverCode);
 }
 
-std::string BundleExecutor::describeKernel(unsigned kernel) const {
+std::string OpenCLExecutor::describeKernel(unsigned kernel) const {
   const BundleKernel &info = program.kernels[kernel];
   std::string text = "kernel " + quoted(info.name);
   if (!info.sourceLocation.empty())
@@ -50,15 +32,15 @@ std::string BundleExecutor::describeKernel(unsigned kernel) const {
   return text;
 }
 
-const Buffer &BundleExecutor::storageOf(unsigned index) const {
+const Buffer &OpenCLExecutor::storageOf(unsigned index) const {
   const BundleBuffer &buffer = program.buffers[index];
   return *storage[buffer.aliasOf ? *buffer.aliasOf : index];
 }
 
-Expected<std::unique_ptr<BundleExecutor>>
-BundleExecutor::create(Device &device, Bundle bundle, std::string name) {
-  std::unique_ptr<BundleExecutor> executor(
-      new BundleExecutor(device, std::move(bundle), std::move(name)));
+Expected<std::unique_ptr<OpenCLExecutor>>
+OpenCLExecutor::create(Device &device, Bundle bundle, std::string name) {
+  std::unique_ptr<OpenCLExecutor> executor(
+      new OpenCLExecutor(device, std::move(bundle), std::move(name)));
   if (Status status = executor->allocateBuffers(); !status)
     return status.error();
   if (Status status = executor->buildKernels(); !status)
@@ -66,11 +48,11 @@ BundleExecutor::create(Device &device, Bundle bundle, std::string name) {
   return executor;
 }
 
-bool BundleExecutor::ownsStorage(unsigned index) const {
+bool OpenCLExecutor::ownsStorage(unsigned index) const {
   return !program.buffers[index].aliasOf && pieces[index].empty();
 }
 
-Status BundleExecutor::allocateBuffers() {
+Status OpenCLExecutor::allocateBuffers() {
   pieces.assign(program.buffers.size(), {});
   for (unsigned i = 0; i < program.buffers.size(); ++i)
     if (const std::optional<BufferPiece> &piece = program.buffers[i].pieceOf)
@@ -171,7 +153,7 @@ static unsigned firstErrorLine(const std::string &log) {
   return 0;
 }
 
-Status BundleExecutor::buildKernels() {
+Status OpenCLExecutor::buildKernels() {
   Expected<std::shared_ptr<const Program>> built = device.buildProgram(
       program.openclSource, getBundleBuildOptions(device), program.function);
   if (!built) {
@@ -204,7 +186,7 @@ Status BundleExecutor::buildKernels() {
   return Status::success();
 }
 
-Status BundleExecutor::forEachPart(
+Status OpenCLExecutor::forEachPart(
     unsigned index,
     const std::function<Status(const Buffer &, uint64_t)> &visit) const {
   if (pieces[index].empty())
@@ -217,7 +199,7 @@ Status BundleExecutor::forEachPart(
   return Status::success();
 }
 
-Status BundleExecutor::poisonResults() {
+Status OpenCLExecutor::poisonResults() {
   const cl_uchar pattern = 0xFF;
   for (unsigned i = 0; i < program.buffers.size(); ++i) {
     const BundleBuffer &buffer = program.buffers[i];
@@ -239,7 +221,7 @@ Status BundleExecutor::poisonResults() {
   return Status::success();
 }
 
-Expected<BundleRun> BundleExecutor::run(const std::vector<HostTensor> &inputs) {
+Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
   if (Status status = checkBundleInputs(program, inputs); !status)
     return fail(status.error().message());
   for (size_t i = 0; i < inputs.size(); ++i)
