@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
@@ -457,8 +458,9 @@ LogicalResult HostLowering::run() {
     return failure();
 
   MLIRContext *context = module.getContext();
-  context->loadDialect<arith::ArithDialect, gpu::GPUDialect,
-                       memref::MemRefDialect, spirv::SPIRVDialect>();
+  context
+      ->loadDialect<arith::ArithDialect, gpu::GPUDialect, memref::MemRefDialect,
+                    spirv::SPIRVDialect, vector::VectorDialect>();
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   builder.getUnitAttr());
   module->setAttr("tile.index_bits", builder.getI64IntegerAttr(getIndexBits()));

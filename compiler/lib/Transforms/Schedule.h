@@ -52,9 +52,16 @@ struct TileSizes {
   /// Outputs per work-group (M x N), per work-item (regM x regN), and the
   /// reduction slice staged in local memory per step.
   int64_t blockM = 0, blockN = 0, regM = 0, regN = 0, blockK = 0;
-  /// Row length of the local A and B tiles (a one-element pad breaks bank
-  /// conflicts when the tile is written along k).
+  /// Row length of the local A and B tiles (a pad of one vector spreads the
+  /// rows over the banks when the tile is written along k, and keeps the
+  /// rows aligned for vector reads).
   int64_t strideA = 0, strideB = 0;
+  /// A work-item's register-tile rows and columns come in groups of this
+  /// many consecutive ones, each group read from local memory as one
+  /// vector (1: scalar reads).
+  int64_t vectorWidth = 1;
+  /// Elements of A and B that one global load stages (1: scalar loads).
+  int64_t stageWidthA = 1, stageWidthB = 1;
 };
 
 struct Schedule {

@@ -5,11 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelEmitter.h"
 #include "Schedule.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace tilec;
@@ -149,11 +152,93 @@ constexpr TileShape kTileShapes[] = {
 constexpr int64_t kBlockKs[] = {16, 8, 4, 2, 1};
 } // namespace
 
-/// The tiled schedule with tile `shape` if it fits the device.
-static std::optional<Schedule> tryTile(const TileShape &shape,
-                                       const DenseMatmul &matmul,
-                                       int64_t elementBytes,
-                                       const DeviceProfile &profile) {
+/// The widest vector, in elements of `elementBytes`, that the tiled
+/// schedule moves between memory and registers. A GPU runs each work-item
+/// as one scalar lane (NVIDIA reports a preferred float width of 1), yet a
+/// lane loads up to 128 bits with one instruction (LDG.128 and LDS.128 on
+/// NVIDIA, dwordx4 on AMD): four floats per load cut the load instructions
+/// that bound the inner loop's local-memory reads by 4. A CPU's vector
+/// registers hold its preferred width; beyond 8 elements a work-item's
+/// vectors only add register pressure.
+static int64_t getMemoryVectorWidth(const DeviceProfile &profile,
+                                    int64_t elementBytes) {
+  if (profile.type == DeviceType::GPU)
+    return 16 / elementBytes;
+  uint32_t preferred = elementBytes == 8
+                           ? profile.preferredVectorWidth.doubleWidth
+                           : profile.preferredVectorWidth.floatWidth;
+  return llvm::bit_floor(std::clamp<uint32_t>(preferred, 1, 8));
+}
+
+/// The most elements of `operand` (at most `limit`) that one global load
+/// can stage: consecutive along its contiguous index (k, or the outer index
+/// i or j), each vector aligned (its first address a multiple of the width)
+/// and wholly inside or outside the operand's bounds, and the tile's
+/// vectors spread evenly over the work-items. 1 when no vector qualifies,
+/// with `why` saying so.
+static int64_t getStageWidth(const DenseMatmul &matmul,
+                             const DenseMatmul::Operand &operand,
+                             int64_t outerExtent, int64_t blockOuter,
+                             int64_t blockK, int64_t threads, int64_t limit,
+                             std::string &why) {
+  bool alongK = operand.kStride == 1;
+  if (!alongK && operand.outerStride != 1) {
+    why = "neither k nor its other index is contiguous";
+    return 1;
+  }
+  // The address is constant + batch*batchStride + outer*outerStride +
+  // k*kStride, with the vector along the index of stride 1.
+  int64_t tileExtent = alongK ? blockK : blockOuter;
+  int64_t first = alongK ? operand.constant + matmul.kBegin : operand.constant;
+  int64_t otherStride = alongK ? operand.outerStride : operand.kStride;
+  int64_t extent = alongK ? matmul.k : outerExtent;
+  for (int64_t width = limit; width > 1; width /= 2)
+    if (tileExtent % width == 0 &&
+        (blockOuter * blockK / width) % threads == 0 && first % width == 0 &&
+        otherStride % width == 0 && operand.batchStride % width == 0 &&
+        extent % width == 0)
+      return width;
+  why = "its contiguous extent (" + std::to_string(extent) +
+        "), offset or strides are not multiples of a vector";
+  return 1;
+}
+
+/// The part of --explain's reason about vectors.
+static std::string describeVectors(const TileSizes &tile, int64_t vectorWidth,
+                                   const std::string &whyA,
+                                   const std::string &whyB,
+                                   const DeviceProfile &profile) {
+  if (vectorWidth == 1)
+    return "; no vectors (the device prefers scalars)";
+  auto describeStage = [](int64_t width, const std::string &why) {
+    return width > 1 ? "loads of " + std::to_string(width) + " elements"
+                     : "scalar loads (" + why + ")";
+  };
+  return "; vectors of up to " + std::to_string(vectorWidth) + " elements (" +
+         (profile.type == DeviceType::GPU
+              ? "GPU: one 128-bit load per work-item instead of " +
+                    std::to_string(vectorWidth) + " scalar ones"
+              : "the device's preferred vector width, at most 8") +
+         "): each work-item owns groups of " +
+         std::to_string(tile.vectorWidth) +
+         " consecutive rows and columns and reads each group from local "
+         "memory as one vector; A is staged with " +
+         describeStage(tile.stageWidthA, whyA) + ", B with " +
+         describeStage(tile.stageWidthB, whyB);
+}
+
+/// The element type of contraction input `input`.
+static Type getInputType(tile::ContractOp op, unsigned input) {
+  return cast<RankedTensorType>(op.getInputs()[input].getType())
+      .getElementType();
+}
+
+/// The tiled schedule with tile `shape` if it fits the device; vectors of
+/// up to `vectorWidth` elements where legal.
+static std::optional<Schedule>
+tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
+        int64_t elementBytes, int64_t vectorWidth,
+        const DeviceProfile &profile) {
   int64_t threadsX = shape.blockN / shape.regN;
   int64_t threadsY = shape.blockM / shape.regM;
   int64_t threads = threadsX * threadsY;
@@ -163,17 +248,36 @@ static std::optional<Schedule> tryTile(const TileShape &shape,
       uint64_t(threadsY) > profile.maxWorkItemSizes[1] ||
       registers > kRegisterBudget)
     return std::nullopt;
+  // Register-tile groups of consecutive rows and columns (all powers of 2).
+  int64_t groupWidth = std::min({vectorWidth, shape.regM, shape.regN});
   // Writing a tile along k (the operand is contiguous in k) would hit one
-  // bank per row; a pad of one element spreads the rows.
-  int64_t strideA = shape.blockM + (matmul.a.kStride == 1 ? 1 : 0);
-  int64_t strideB = shape.blockN + (matmul.b.kStride == 1 ? 1 : 0);
+  // bank per row; a pad of one vector spreads the rows and keeps them
+  // aligned for the vector reads.
+  int64_t strideA = shape.blockM + (matmul.a.kStride == 1 ? groupWidth : 0);
+  int64_t strideB = shape.blockN + (matmul.b.kStride == 1 ? groupWidth : 0);
   int64_t usefulK = std::max<int64_t>(1, llvm::PowerOf2Ceil(matmul.k));
+  Type computeType = getComputeType(op.getType().getElementType());
   for (int64_t blockK : kBlockKs) {
     int64_t bytes = blockK * (strideA + strideB) * elementBytes;
     if (blockK > usefulK || (shape.blockM * blockK) % threads != 0 ||
         (shape.blockN * blockK) % threads != 0 ||
         uint64_t(bytes) > profile.localMemBytes)
       continue;
+    // An operand stored in another type than the kernel computes in is
+    // converted element by element.
+    auto stageWidth = [&](const DenseMatmul::Operand &operand,
+                          int64_t outerExtent, int64_t blockOuter,
+                          std::string &why) -> int64_t {
+      if (getInputType(op, operand.input) != computeType) {
+        why = "it is converted as it is loaded";
+        return 1;
+      }
+      return getStageWidth(matmul, operand, outerExtent, blockOuter, blockK,
+                           threads, vectorWidth, why);
+    };
+    std::string whyA, whyB;
+    int64_t stageWidthA = stageWidth(matmul.a, matmul.m, shape.blockM, whyA);
+    int64_t stageWidthB = stageWidth(matmul.b, matmul.n, shape.blockN, whyB);
     Schedule schedule;
     schedule.kind = ScheduleKind::TiledContraction;
     schedule.localSize = {threadsX, threadsY, 1};
@@ -182,10 +286,13 @@ static std::optional<Schedule> tryTile(const TileShape &shape,
                           matmul.batch};
     schedule.activeItems = matmul.m * matmul.n * matmul.batch;
     schedule.tile = {shape.blockM, shape.blockN, shape.regM, shape.regN,
-                     blockK,       strideA,      strideB};
+                     blockK,       strideA,      strideB,    groupWidth,
+                     stageWidthA,  stageWidthB};
     schedule.matmul = matmul;
     schedule.localMemBytes = bytes;
     schedule.registers = registers;
+    schedule.reason =
+        describeVectors(schedule.tile, vectorWidth, whyA, whyB, profile);
     return schedule;
   }
   return std::nullopt;
@@ -204,12 +311,13 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
       matchDenseMatmul(op, space, system, whyNot);
   if (matmul) {
     int64_t elementBytes = op.getType().getElementType().isF64() ? 8 : 4;
+    int64_t vectorWidth = getMemoryVectorWidth(profile, elementBytes);
     // The largest tile that still gives every compute unit a work-group;
     // when none does (a small problem), the one with the most work-groups.
     std::optional<Schedule> best;
     for (const TileShape &shape : kTileShapes) {
       std::optional<Schedule> candidate =
-          tryTile(shape, *matmul, elementBytes, profile);
+          tryTile(shape, op, *matmul, elementBytes, vectorWidth, profile);
       if (!candidate)
         continue;
       if (getWorkGroups(*candidate) >= profile.computeUnits) {
@@ -233,7 +341,7 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
           " compute units; each work-group stages " + std::to_string(t.blockK) +
           "-deep slices of A (" + std::to_string(t.blockM) +
           " rows, stored transposed) and B (" + std::to_string(t.blockN) +
-          " columns) in local memory";
+          " columns) in local memory" + best->reason;
       return *best;
     }
     whyNot = "no tile fits the device's local memory and work-group limits";
