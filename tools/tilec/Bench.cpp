@@ -34,7 +34,7 @@ static void printRow(StringRef name, StringRef source, size_t launches,
   auto rate = [&](double amount) {
     return seconds > 0 ? amount / seconds / 1e9 : 0.0;
   };
-  outs() << format("%-24s %-20s %8zu %12.3f %10.2f %10.2f\n",
+  outs() << format("%-24s %-32s %8zu %12.3f %10.2f %10.2f\n",
                    name.str().c_str(), source.str().c_str(), launches,
                    seconds * 1e3, rate(flops), rate(bytes));
 }
@@ -61,34 +61,20 @@ int runBench(const BenchOptions &options) {
   if (!program)
     return ExitProgramError;
 
-  std::optional<opencl::DeviceDescriptor> chosen =
-      chooseRunDevice(options.device, options.profile);
-  if (!chosen)
-    return ExitDeviceError;
-  std::optional<Bundle> bundle =
-      compileBundle(*program, chosen->profile, source->sourceMgr);
-  if (!bundle)
-    return ExitProgramError;
-  Expected<std::unique_ptr<opencl::Device>> device =
-      opencl::Device::open(*chosen);
-  if (!device) {
-    reportError(device.error().message());
-    return ExitDeviceError;
-  }
-  Expected<std::unique_ptr<BundleExecutor>> executor =
-      BundleExecutor::create(**device, *bundle, options.inputPath);
-  if (!executor) {
-    reportError(executor.error().message());
-    return ExitDeviceError;
-  }
+  DeviceProgram prepared;
+  if (int code =
+          prepareOnDevice(*program, options.device, options.profile,
+                          options.inputPath, source->sourceMgr, prepared))
+    return code;
+  const Bundle &bundle = prepared.bundle;
 
   std::vector<HostTensor> inputs =
-      tensorsInBundleOrder(*bundle, bundle->inputs, data);
+      tensorsInBundleOrder(bundle, bundle.inputs, data);
   // seconds[k][run]: kernel k's time in each timed run; the total last.
-  size_t numKernels = bundle->kernels.size();
+  size_t numKernels = bundle.kernels.size();
   std::vector<std::vector<double>> seconds(numKernels + 1);
   for (unsigned run = 0; run <= options.repeat; ++run) {
-    Expected<BundleRun> result = (*executor)->run(inputs);
+    Expected<BundleRun> result = prepared.executor->run(inputs);
     if (!result) {
       reportError(result.error().message());
       return ExitDeviceError;
@@ -96,34 +82,35 @@ int runBench(const BenchOptions &options) {
     if (run == 0)
       continue; // The warm-up.
     std::vector<double> perKernel(numKernels + 1, 0.0);
-    for (size_t l = 0; l < bundle->launches.size(); ++l) {
+    for (size_t l = 0; l < bundle.launches.size(); ++l) {
       double launchSeconds = static_cast<double>(result->launchNs[l]) * 1e-9;
-      perKernel[bundle->launches[l].kernel] += launchSeconds;
+      perKernel[bundle.launches[l].kernel] += launchSeconds;
       perKernel[numKernels] += launchSeconds;
     }
     for (size_t k = 0; k <= numKernels; ++k)
       seconds[k].push_back(perKernel[k]);
   }
 
-  outs() << "bench " << bundle->function << " on device '"
-         << chosen->profile.name << "' (" << chosen->platformName
-         << "): " << options.repeat << " timed runs after a warm-up\n";
+  outs() << "bench " << bundle.function << " on device '"
+         << prepared.chosen.profile.name << "' ("
+         << prepared.chosen.platformName << "): " << options.repeat
+         << " timed runs after a warm-up\n";
   const char *const columns[] = {"kernel",    "source",  "launches",
                                  "median ms", "GFLOP/s", "GB/s"};
-  outs() << format("%-24s %-20s %8s %12s %10s %10s\n", columns[0], columns[1],
+  outs() << format("%-24s %-32s %8s %12s %10s %10s\n", columns[0], columns[1],
                    columns[2], columns[3], columns[4], columns[5]);
   double totalFlops = 0, totalBytes = 0;
   for (size_t k = 0; k < numKernels; ++k) {
-    const BundleKernel &kernel = bundle->kernels[k];
+    const BundleKernel &kernel = bundle.kernels[k];
     size_t launches = std::count_if(
-        bundle->launches.begin(), bundle->launches.end(),
+        bundle.launches.begin(), bundle.launches.end(),
         [&](const BundleLaunch &launch) { return launch.kernel == k; });
     printRow(kernel.name, kernel.sourceLocation, launches, medianOf(seconds[k]),
              kernel.flops, kernel.bytes);
     totalFlops += kernel.flops;
     totalBytes += kernel.bytes;
   }
-  printRow("total", "", bundle->launches.size(), medianOf(seconds[numKernels]),
+  printRow("total", "", bundle.launches.size(), medianOf(seconds[numKernels]),
            totalFlops, totalBytes);
   return ExitSuccess;
 }

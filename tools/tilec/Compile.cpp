@@ -2,6 +2,7 @@
 
 #include "Driver.h"
 
+#include "tilec/Compiler/Pipeline.h"
 #include "tilec/Conversion/ProgramToTile.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
@@ -57,7 +58,7 @@ int runCompile(const CompileOptions &options) {
         chooseTargetProfile(options.device, options.profile);
     if (!profile)
       return ExitDeviceError;
-    bundle = compileBundle(*program, *profile, source->sourceMgr);
+    bundle = compileProgram(*program, *profile, source->sourceMgr);
     if (!bundle)
       return ExitProgramError;
   }

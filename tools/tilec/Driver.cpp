@@ -96,6 +96,10 @@ parseArgBindings(ArrayRef<std::string> specs, const ast::Function &function) {
                   ")");
       return std::nullopt;
     }
+    if (bindings.count(binding->name)) {
+      reportError("--arg binds '" + binding->name + "' twice");
+      return std::nullopt;
+    }
     bindings[binding->name] = std::move(*binding);
   }
   return bindings;

@@ -7,6 +7,7 @@
 #include "tilec/Frontend/Frontend.h"
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceProfile.h"
+#include "tilec/Runtime/Executor.h"
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
 
@@ -98,11 +99,23 @@ chooseRunDevice(llvm::StringRef selector, llvm::StringRef profilePath);
 std::optional<DeviceProfile> chooseTargetProfile(llvm::StringRef selector,
                                                  llvm::StringRef profilePath);
 
-/// Compiles `program` for `profile` into a bundle (compileProgram), marking
-/// tilec as its producer. Diagnostics are printed; nullopt on failure.
-std::optional<Bundle> compileBundle(const Program &program,
-                                    const DeviceProfile &profile,
-                                    llvm::SourceMgr &sourceMgr);
+/// A program compiled for a device, the device open and the bundle's
+/// buffers allocated there: ready to run, as often as needed.
+struct DeviceProgram {
+  /// The chosen device, its profile possibly overridden by `--profile`.
+  opencl::DeviceDescriptor chosen;
+  Bundle bundle;
+  std::unique_ptr<opencl::Device> device;
+  /// Declared after `device`, which it uses, so it is destroyed first.
+  std::unique_ptr<BundleExecutor> executor;
+};
+
+/// Chooses the device (`--device`, `--profile`), compiles `program` for its
+/// profile and prepares the bundle's execution there (`name` for messages).
+/// Returns the exit code; errors are printed.
+int prepareOnDevice(const Program &program, llvm::StringRef selector,
+                    llvm::StringRef profilePath, llvm::StringRef name,
+                    llvm::SourceMgr &sourceMgr, DeviceProgram &prepared);
 
 /// The tensors of `data` named by the bundle buffers `indexes` (its inputs
 /// or outputs), in that order.

@@ -39,34 +39,19 @@ static bool writeOutput(StringRef outDir, StringRef name,
 static int runOnOpenCL(const RunOptions &options, const Program &program,
                        SourceMgr &sourceMgr, const StringMap<HostTensor> &data,
                        StringMap<HostTensor> &outputs) {
-  std::optional<opencl::DeviceDescriptor> chosen =
-      chooseRunDevice(options.device, options.profile);
-  if (!chosen)
-    return ExitDeviceError;
-  std::optional<Bundle> bundle =
-      compileBundle(program, chosen->profile, sourceMgr);
-  if (!bundle)
-    return ExitProgramError;
-  Expected<std::unique_ptr<opencl::Device>> device =
-      opencl::Device::open(*chosen);
-  if (!device) {
-    reportError(device.error().message());
-    return ExitDeviceError;
-  }
-  Expected<std::unique_ptr<BundleExecutor>> executor =
-      BundleExecutor::create(**device, *bundle, options.inputPath);
-  if (!executor) {
-    reportError(executor.error().message());
-    return ExitDeviceError;
-  }
+  DeviceProgram prepared;
+  if (int code = prepareOnDevice(program, options.device, options.profile,
+                                 options.inputPath, sourceMgr, prepared))
+    return code;
+  const Bundle &bundle = prepared.bundle;
   Expected<BundleRun> run =
-      (*executor)->run(tensorsInBundleOrder(*bundle, bundle->inputs, data));
+      prepared.executor->run(tensorsInBundleOrder(bundle, bundle.inputs, data));
   if (!run) {
     reportError(run.error().message());
     return ExitDeviceError;
   }
-  for (size_t i = 0; i < bundle->outputs.size(); ++i)
-    outputs[bundle->buffers[bundle->outputs[i]].name] =
+  for (size_t i = 0; i < bundle.outputs.size(); ++i)
+    outputs[bundle.buffers[bundle.outputs[i]].name] =
         std::move(run->outputs[i]);
   return ExitSuccess;
 }

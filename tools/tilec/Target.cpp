@@ -52,13 +52,34 @@ std::optional<DeviceProfile> chooseTargetProfile(StringRef selector,
   return chosen->profile;
 }
 
-std::optional<Bundle> compileBundle(const Program &program,
-                                    const DeviceProfile &profile,
-                                    SourceMgr &sourceMgr) {
-  std::optional<Bundle> bundle = compileProgram(program, profile, sourceMgr);
-  if (bundle)
-    bundle->producer = std::string("tilec ") + TILEC_VERSION;
-  return bundle;
+int prepareOnDevice(const Program &program, StringRef selector,
+                    StringRef profilePath, StringRef name, SourceMgr &sourceMgr,
+                    DeviceProgram &prepared) {
+  std::optional<opencl::DeviceDescriptor> chosen =
+      chooseRunDevice(selector, profilePath);
+  if (!chosen)
+    return ExitDeviceError;
+  prepared.chosen = *chosen;
+  std::optional<Bundle> bundle =
+      compileProgram(program, chosen->profile, sourceMgr);
+  if (!bundle)
+    return ExitProgramError;
+  prepared.bundle = std::move(*bundle);
+  Expected<std::unique_ptr<opencl::Device>> device =
+      opencl::Device::open(*chosen);
+  if (!device) {
+    reportError(device.error().message());
+    return ExitDeviceError;
+  }
+  prepared.device = std::move(*device);
+  Expected<std::unique_ptr<BundleExecutor>> executor =
+      BundleExecutor::create(*prepared.device, prepared.bundle, name.str());
+  if (!executor) {
+    reportError(executor.error().message());
+    return ExitDeviceError;
+  }
+  prepared.executor = std::move(*executor);
+  return ExitSuccess;
 }
 
 std::vector<HostTensor>

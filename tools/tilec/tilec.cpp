@@ -88,9 +88,11 @@ static cl::opt<bool>
                  cl::desc("Fill inputs bound by --arg with random "
                           "values"),
                  cl::sub(runCommand), cl::cat(tilecCategory));
-static cl::opt<uint64_t> seed("seed", cl::desc("Seed of --random"), cl::init(1),
-                              cl::sub(runCommand), cl::sub(benchCommand),
-                              cl::cat(tilecCategory));
+static cl::opt<uint64_t>
+    seed("seed",
+         cl::desc("Seed of the random inputs (run: --random; bench: always)"),
+         cl::init(1), cl::sub(runCommand), cl::sub(benchCommand),
+         cl::cat(tilecCategory));
 static cl::opt<std::string>
     outDir("out", cl::desc("Write every output to DIR/<output>.npy"),
            cl::value_desc("DIR"), cl::sub(runCommand), cl::cat(tilecCategory));

@@ -133,6 +133,7 @@ bool Specializer::bindResults() {
 
 std::optional<Program> Specializer::run(llvm::ArrayRef<ArgBinding> args) {
   program.name = function.name;
+  program.loc = function.loc;
   if (!bindParams(args))
     return std::nullopt;
   for (const auto &[name, info] : names)

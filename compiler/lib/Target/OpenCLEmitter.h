@@ -47,8 +47,13 @@ enum class Helper : unsigned {
   MinimumF32,
   MaximumF64,
   MinimumF64,
+  OddFloatFromDouble,
+  OddFloatFromInt,
+  OddFloatFromUInt,
+  OddFloatFromLong,
+  OddFloatFromULong,
 };
-inline constexpr unsigned kNumHelpers = 7;
+inline constexpr unsigned kNumHelpers = 12;
 
 /// The C name of `helper`.
 const char *helperName(Helper helper);
@@ -135,6 +140,9 @@ private:
   std::string integerValue(mlir::Value value, bool asUnsigned);
   /// Requires `helper` and returns its name.
   std::string useHelper(Helper helper);
+  /// `value` (a float holding an f16 or bf16 value exactly after rounding)
+  /// rounded to `to` (f16 or bf16) to nearest even.
+  std::string roundToHalfOrBF16(llvm::StringRef value, mlir::Type to);
 
   //===--- Types (OpenCLTypes.cpp) ----------------------------------------===//
   /// The C type of a value of `type`; fails (reporting at `loc`) for types

@@ -86,6 +86,11 @@ std::string KernelPrinter::useHelper(Helper helper) {
   return helperName(helper);
 }
 
+std::string KernelPrinter::roundToHalfOrBF16(StringRef value, Type to) {
+  return useHelper(to.isF16() ? Helper::RoundToHalf : Helper::RoundToBF16) +
+         "(" + value.str() + ")";
+}
+
 std::string KernelPrinter::integerValue(Value value, bool asUnsigned) {
   std::string atom = operand(value);
   if (integerWidth(value.getType()) == 1)
@@ -346,16 +351,20 @@ FailureOr<std::string> KernelPrinter::translateCast(Operation *op) {
       return castTo + integerValue(input, asUnsigned);
     return castTo + a;
   };
-  // To f16/bf16: rounded once, from a float that holds the integer exactly.
+  // To f16/bf16: rounded once, from a float that holds the integer exactly
+  // (16 bits or less) or its round-to-odd value.
   auto intToFloat = [&](bool asUnsigned) -> FailureOr<std::string> {
     std::string value = integerValue(input, asUnsigned);
     if (!isHalfOrBF16(to))
       return castTo + value;
-    if (integerWidth(from) > 16)
-      return unsupported(op, "to f16 or bf16 from a type wider than 16 bits "
-                             "would round twice");
-    return useHelper(to.isF16() ? Helper::RoundToHalf : Helper::RoundToBF16) +
-           "((float)" + value + ")";
+    unsigned width = integerWidth(from);
+    if (width <= 16)
+      return roundToHalfOrBF16("(float)" + value, to);
+    Helper odd = width <= 32 ? (asUnsigned ? Helper::OddFloatFromUInt
+                                           : Helper::OddFloatFromInt)
+                             : (asUnsigned ? Helper::OddFloatFromULong
+                                           : Helper::OddFloatFromLong);
+    return roundToHalfOrBF16(useHelper(odd) + "(" + value + ")", to);
   };
 
   return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
@@ -387,11 +396,10 @@ FailureOr<std::string> KernelPrinter::translateCast(Operation *op) {
       .Case([&](arith::TruncFOp) -> FailureOr<std::string> {
         if (to.isF32())
           return castTo + a;
-        if (!from.isF32())
-          return unsupported(op, "to f16 or bf16 from f64 would round twice");
-        return useHelper(to.isF16() ? Helper::RoundToHalf
-                                    : Helper::RoundToBF16) +
-               "(" + a + ")";
+        if (from.isF64())
+          return roundToHalfOrBF16(
+              useHelper(Helper::OddFloatFromDouble) + "(" + a + ")", to);
+        return roundToHalfOrBF16(a, to);
       })
       .Case([&](arith::BitcastOp) -> FailureOr<std::string> {
         if (to.isF32() || to.isF64() ||

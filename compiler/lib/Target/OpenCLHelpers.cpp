@@ -1,8 +1,9 @@
 //===- OpenCLHelpers.cpp - Functions a printed program may need -----------===//
 //
-// Rounding to the 16-bit float formats and IEEE 754-2019 maximum/minimum,
-// which OpenCL C 1.2 has no builtin for. Each is defined once per program,
-// only when a kernel uses it.
+// Rounding to the 16-bit float formats (from float, and to odd from wider
+// types so that a conversion rounds once) and IEEE 754-2019
+// maximum/minimum, which OpenCL C 1.2 has no builtin for. Each is defined once
+// per program, only when a kernel uses it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +27,16 @@ const char *helperName(Helper helper) {
     return "tilec_maximum_f64";
   case Helper::MinimumF64:
     return "tilec_minimum_f64";
+  case Helper::OddFloatFromDouble:
+    return "tilec_odd_float_from_double";
+  case Helper::OddFloatFromInt:
+    return "tilec_odd_float_from_int";
+  case Helper::OddFloatFromUInt:
+    return "tilec_odd_float_from_uint";
+  case Helper::OddFloatFromLong:
+    return "tilec_odd_float_from_long";
+  case Helper::OddFloatFromULong:
+    return "tilec_odd_float_from_ulong";
   }
   return "";
 }
@@ -45,6 +56,22 @@ void printMinMax(llvm::raw_ostream &os, Helper helper, const char *type,
      << "  if (a == b)\n"
      << "    return signbit(a) ? " << (isMaximum ? "b : a" : "a : b") << ";\n"
      << "  return a " << (isMaximum ? ">" : "<") << " b ? a : b;\n"
+     << "}\n\n";
+}
+
+/// x rounded to float by round-to-odd: toward zero, then the lowest bit
+/// set when that was inexact. Rounding the result to nearest even in a
+/// format with at least two bits fewer (f16, bf16) gives the correctly
+/// rounded value of x, so a conversion rounds once. `exact` is the type in
+/// which the float and x compare exactly.
+void printOddFloat(llvm::raw_ostream &os, Helper helper, const char *type,
+                   const char *exact) {
+  os << "// x rounded to float to odd: toward zero, the lowest bit set when\n"
+     << "// inexact (a later rounding to f16 or bf16 is then correct).\n"
+     << "float " << helperName(helper) << "(" << type << " x) {\n"
+     << "  float f = convert_float_rtz(x);\n"
+     << "  return (" << exact << ")f == (" << exact
+     << ")x ? f : as_float(as_uint(f) | 1u);\n"
      << "}\n\n";
 }
 
@@ -86,6 +113,18 @@ void printHelper(Helper helper, llvm::raw_ostream &os) {
     return printMinMax(os, helper, "double", /*isMaximum=*/true);
   case Helper::MinimumF64:
     return printMinMax(os, helper, "double", /*isMaximum=*/false);
+  case Helper::OddFloatFromDouble:
+    // A NaN compares unequal and stays a NaN with its lowest bit set.
+    return printOddFloat(os, helper, "double", "double");
+  case Helper::OddFloatFromInt:
+    return printOddFloat(os, helper, "int", "long");
+  case Helper::OddFloatFromUInt:
+    return printOddFloat(os, helper, "uint", "ulong");
+  // Toward zero, the float never exceeds x's magnitude: it converts back.
+  case Helper::OddFloatFromLong:
+    return printOddFloat(os, helper, "long", "long");
+  case Helper::OddFloatFromULong:
+    return printOddFloat(os, helper, "ulong", "ulong");
   }
 }
 

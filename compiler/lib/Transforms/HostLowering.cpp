@@ -68,6 +68,8 @@ private:
   gpu::GPUFuncOp buildKernel(gpu::GPUModuleOp kernels, unsigned group,
                              KernelInfo &info);
   void printExplanation(const KernelInfo &info, const KernelGroup &group);
+  /// How a reduction work-group shares an element's loop nest.
+  void printSharing(const KernelInfo &info);
 
   ModuleOp module;
   const DeviceProfile &profile;
@@ -196,8 +198,8 @@ LogicalResult HostLowering::analyse() {
                << " times, but each element may have at most one valid "
                   "index tuple; aggregate with `+`, `>`, ... to combine them";
       info.tuples = countTuples(*info.space, *info.system);
-      info.schedule =
-          scheduleContraction(contract, *info.space, *info.system, profile);
+      info.schedule = scheduleContraction(contract, *info.space, *info.system,
+                                          info.tuples, profile);
       double perTuple =
           contract.getCombination() == tile::CombinationKind::None ? 1 : 2;
       info.flops = info.tuples.tuples * perTuple;
@@ -263,6 +265,10 @@ unsigned HostLowering::getIndexBits() {
     for (unsigned dim = 0; dim < 3; ++dim)
       if (double(s.numGroups[dim]) * double(s.localSize[dim]) >= limit)
         return 64;
+    // A shared loop nest may walk an element's tuples as one linear range.
+    if (s.kind == ScheduleKind::ReductionContraction &&
+        info.tuples.perElement + double(s.localSize[0]) >= limit)
+      return 64;
   }
   return 32;
 }
@@ -338,6 +344,9 @@ gpu::GPUFuncOp HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   case ScheduleKind::TiledContraction:
     emitTiledContraction(kernelContext);
     break;
+  case ScheduleKind::ReductionContraction:
+    emitReductionContraction(kernelContext);
+    break;
   }
 
   // The launch, in the host function.
@@ -391,6 +400,41 @@ void HostLowering::buildHost(func::FuncOp host) {
   }
 }
 
+static const char *getScheduleName(ScheduleKind kind) {
+  switch (kind) {
+  case ScheduleKind::PerElement:
+    return "per element";
+  case ScheduleKind::GenericContraction:
+    return "generic contraction";
+  case ScheduleKind::TiledContraction:
+    return "tiled";
+  case ScheduleKind::ReductionContraction:
+    return "reduction";
+  }
+  llvm_unreachable("unknown schedule kind");
+}
+
+void HostLowering::printSharing(const KernelInfo &info) {
+  llvm::raw_ostream &os = *explain;
+  const Schedule &s = info.schedule;
+  const WorkSplit &split = s.split;
+  const std::vector<double> &trips = info.tuples.levelTrips;
+  os << "  sharing: the " << s.localSize[0] << " work-items stride over ";
+  if (split.stridedLevel < split.mergedLevels) {
+    double total = 1;
+    for (unsigned level = 0; level < split.mergedLevels; ++level)
+      total *= trips[level];
+    os << "loops 0.." << split.mergedLevels - 1 << " merged into one range of "
+       << llvm::format("%.0f", total) << " tuples";
+  } else {
+    os << "loop " << split.stridedLevel << " (up to "
+       << llvm::format("%.0f", trips[split.stridedLevel]) << " iterations)";
+  }
+  unsigned steps = llvm::Log2_64(uint64_t(s.localSize[0]));
+  os << "; the other loops run whole in each; then " << steps
+     << " tree steps in local memory\n";
+}
+
 void HostLowering::printExplanation(const KernelInfo &info,
                                     const KernelGroup &group) {
   llvm::raw_ostream &os = *explain;
@@ -411,10 +455,7 @@ void HostLowering::printExplanation(const KernelInfo &info,
     break;
   }
   os << " over " << group.type << "\n";
-  const char *kind = s.kind == ScheduleKind::TiledContraction ? "tiled"
-                     : s.kind == ScheduleKind::GenericContraction
-                         ? "generic contraction"
-                         : "per element";
+  const char *kind = getScheduleName(s.kind);
   int64_t threads = s.localSize[0] * s.localSize[1] * s.localSize[2];
   os << "  schedule: " << kind << "; work-groups " << s.numGroups[0] << "x"
      << s.numGroups[1] << "x" << s.numGroups[2] << " of " << s.localSize[0]
@@ -425,6 +466,12 @@ void HostLowering::printExplanation(const KernelInfo &info,
        << " outputs per work-group, " << s.tile.regM << "x" << s.tile.regN
        << " per work-item (registers), reduction slices of " << s.tile.blockK
        << "\n";
+  if (s.kind == ScheduleKind::ReductionContraction)
+    printSharing(info);
+  if (s.compensated)
+    os << "  accumulation: compensated float sum (Kahan-Babuska-Neumaier): the "
+          "rounding "
+          "error does not grow with the number of terms\n";
   os << "  local memory: " << s.localMemBytes
      << " bytes (device: " << profile.localMemBytes << "); registers: about "
      << s.registers << " per work-item (budget " << kRegisterBudget << ")\n";

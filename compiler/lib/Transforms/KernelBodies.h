@@ -45,6 +45,8 @@ void emitPerElementKernel(KernelContext &context);
 void emitGenericContraction(KernelContext &context);
 /// Dense matrix products (TiledContraction.cpp).
 void emitTiledContraction(KernelContext &context);
+/// Few elements with long reductions (ReductionContraction.cpp).
+void emitReductionContraction(KernelContext &context);
 
 } // namespace lowering
 } // namespace tilec

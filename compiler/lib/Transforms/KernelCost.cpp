@@ -47,7 +47,7 @@ TupleCount lowering::countTuples(const ContractionSpace &space,
         {count.maxMagnitude, std::fabs(range.first), std::fabs(range.second)});
     return range;
   };
-  double tuples = elements;
+  count.perElement = 1;
   for (auto [level, var] : llvm::enumerate(space.freeVars)) {
     const LoopBound &bound = space.bounds[level];
     double lower = -INFINITY, upper = INFINITY;
@@ -56,7 +56,8 @@ TupleCount lowering::countTuples(const ContractionSpace &space,
     for (const QuasiAffine &expr : bound.upper)
       upper = std::min(upper, std::floor(note(expr).second / expr.den));
     vars[space.outputRank + var] = Interval(lower, upper);
-    tuples *= std::max(0.0, upper - lower + 1);
+    count.levelTrips.push_back(std::max(0.0, upper - lower + 1));
+    count.perElement *= count.levelTrips.back();
   }
   for (const Pivot &pivot : space.pivots)
     note(pivot.value);
@@ -66,7 +67,7 @@ TupleCount lowering::countTuples(const ContractionSpace &space,
     note(expr);
   for (const QuasiAffine &expr : space.coordinateInequalities)
     note(expr);
-  count.tuples = tuples;
+  count.tuples = elements * count.perElement;
   count.exact = space.isDenseBox();
   return count;
 }

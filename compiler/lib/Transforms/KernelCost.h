@@ -21,6 +21,12 @@ struct TupleCount {
   bool exact = true;
   /// The largest magnitude any numerator of the loop nest reaches.
   double maxMagnitude = 0;
+  /// The most iterations each loop level runs for one output element (its
+  /// range over the whole output box), outermost first.
+  std::vector<double> levelTrips;
+  /// The most tuples one output element can have: the product of
+  /// levelTrips.
+  double perElement = 0;
 };
 
 TupleCount countTuples(const ContractionSpace &space,

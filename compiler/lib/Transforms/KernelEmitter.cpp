@@ -59,7 +59,8 @@ Type lowering::getComputeType(Type tileType) {
 }
 
 MemRefType lowering::getBufferType(RankedTensorType type) {
-  return MemRefType::get({std::max<int64_t>(type.getNumElements(), 1)},
+  // An empty tensor is an empty buffer (the runtime backs it with a byte).
+  return MemRefType::get({type.getNumElements()},
                          getStorageType(type.getElementType()));
 }
 

@@ -72,6 +72,47 @@ mlir::Value emitEqual(mlir::OpBuilder &builder, mlir::Location loc,
                       mlir::Value a, mlir::Value b, mlir::Type tileType);
 
 //===----------------------------------------------------------------------===//
+// Running aggregates (Aggregation.cpp)
+//===----------------------------------------------------------------------===//
+
+/// Builds a running aggregate of `kind` over compute values of `tileType` as
+/// a list of values (what scf.for and scf.if carry): the aggregate alone, or
+/// for a compensated float sum (Kahan-Babuska-Neumaier) the rounded sum and
+/// the running sum of the rounding errors, so that the error of the result
+/// does not grow with the number of terms.
+class Aggregator {
+public:
+  Aggregator(mlir::OpBuilder &builder, mlir::Location loc,
+             tile::AggregationKind kind, mlir::Type tileType, bool compensated);
+
+  /// The number of values an aggregate is made of (2 when compensated).
+  unsigned size() const { return compensated ? 2 : 1; }
+  /// The type of each of them (the compute type).
+  mlir::Type getType() const { return computeType; }
+  /// The aggregate of no term, starting from `initial`.
+  llvm::SmallVector<mlir::Value> start(mlir::Value initial);
+  /// `state` with one more term.
+  llvm::SmallVector<mlir::Value> add(mlir::ValueRange state, mlir::Value term);
+  /// The aggregate of the terms of `a` and `b` (partials of two work-items).
+  llvm::SmallVector<mlir::Value> combine(mlir::ValueRange a,
+                                         mlir::ValueRange b);
+  /// The aggregate's value.
+  mlir::Value finish(mlir::ValueRange state);
+
+private:
+  /// a + b rounded, and its rounding error (exact unless the sum
+  /// overflows).
+  std::pair<mlir::Value, mlir::Value> sumWithError(mlir::Value a,
+                                                   mlir::Value b);
+
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  tile::AggregationKind kind;
+  mlir::Type tileType, computeType;
+  bool compensated;
+};
+
+//===----------------------------------------------------------------------===//
 // Index arithmetic and buffers
 //===----------------------------------------------------------------------===//
 

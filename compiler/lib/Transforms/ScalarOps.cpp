@@ -404,12 +404,16 @@ Value lowering::emitCast(OpBuilder &b, Location loc, Value value, Type from,
               : b.create<arith::TruncFOp>(loc, toFloat, value).getResult();
       return converted;
     }
+    // To f16/bf16 straight from the integer: through f32 would round twice
+    // above 2^24.
     bool unsignedSource = isUnsignedTileType(from) || from.isInteger(1);
-    converted =
-        unsignedSource
-            ? b.create<arith::UIToFPOp>(loc, toFloat, value).getResult()
-            : b.create<arith::SIToFPOp>(loc, toFloat, value).getResult();
-    return emitRound(b, loc, converted, to);
+    Type direct = to.isF16() || to.isBF16() ? to : toFloat;
+    converted = unsignedSource
+                    ? b.create<arith::UIToFPOp>(loc, direct, value).getResult()
+                    : b.create<arith::SIToFPOp>(loc, direct, value).getResult();
+    if (direct == toFloat)
+      return converted;
+    return b.create<arith::ExtFOp>(loc, toFloat, converted);
   }
   auto target = cast<IntegerType>(toCompute);
   if (fromFloat)

@@ -8,6 +8,7 @@
 #ifndef TILEC_LIB_TRANSFORMS_SCHEDULE_H
 #define TILEC_LIB_TRANSFORMS_SCHEDULE_H
 
+#include "KernelCost.h"
 #include "KernelFormation.h"
 
 #include "tilec/Analysis/IndexSpace.h"
@@ -29,6 +30,25 @@ enum class ScheduleKind {
   /// Work-group tiles of the output, the reduction staged through local
   /// memory, a register tile per work-item.
   TiledContraction,
+  /// One work-group per output element: its work-items share the element's
+  /// tuples and combine their partial aggregates in local memory.
+  ReductionContraction,
+};
+
+/// How the work-items of a reduction work-group share one element's loop
+/// nest. The leading `mergedLevels` loops (all with constant bounds) run as
+/// one linear loop; the iterations of the loop `stridedLevel` (the merged
+/// loop when `stridedLevel < mergedLevels`) are dealt out to the
+/// work-items, so every tuple belongs to exactly one work-item; every other
+/// loop runs whole in every work-item.
+struct WorkSplit {
+  unsigned mergedLevels = 0;
+  unsigned stridedLevel = 0;
+  /// Each work-item takes one contiguous chunk of the iterations (CPUs: a
+  /// core runs a whole work-group and streams through memory), rather than
+  /// every n-th iteration from its id (GPUs: neighbouring work-items read
+  /// neighbouring addresses).
+  bool contiguous = false;
 };
 
 /// C[b, i, j] = +(A[.] * B[.]) over a dense box, with A's address linear
@@ -72,6 +92,11 @@ struct Schedule {
   int64_t activeItems = 0;
   TileSizes tile;
   std::optional<DenseMatmul> matmul;
+  /// Reduction schedules: how the work-group shares an element's tuples.
+  WorkSplit split;
+  /// Float `+` contractions whose elements may aggregate many tuples sum
+  /// with Kahan-Babuska-Neumaier compensation (docs/scheduler.md).
+  bool compensated = false;
   int64_t localMemBytes = 0;
   /// 32-bit registers per work-item, estimated (docs/scheduler.md).
   int64_t registers = 0;
@@ -81,6 +106,11 @@ struct Schedule {
 
 /// The register budget per work-item the schedules are held to.
 constexpr int64_t kRegisterBudget = 128;
+
+/// An output element aggregating more tuples than this has a long
+/// reduction: a float sum is compensated, and a few such elements get a
+/// work-group each.
+constexpr double kLongReduction = 1024;
 
 /// Matches `op` (analysed as `space`) against the tiled schedule's shape.
 std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
@@ -93,10 +123,12 @@ std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
 Schedule schedulePerElement(int64_t elements, int64_t registers,
                             const DeviceProfile &profile);
 
-/// The tiled schedule where the contraction matches it and a tile fits the
-/// device, else the generic one.
+/// The reduction schedule for few elements with long reductions, else the
+/// tiled schedule where the contraction matches it and a tile fits the
+/// device, else the generic one. `tuples` counts the contraction's work.
 Schedule scheduleContraction(tile::ContractOp op, const ContractionSpace &space,
                              const IndexSystem &system,
+                             const TupleCount &tuples,
                              const DeviceProfile &profile);
 
 /// Checks that `schedule` fits `profile` (work-group size and shape, local

@@ -8,6 +8,8 @@
 #include "KernelEmitter.h"
 #include "Schedule.h"
 
+#include "KernelEmitter.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MathExtras.h"
@@ -302,10 +304,95 @@ static int64_t getWorkGroups(const Schedule &schedule) {
   return schedule.numGroups[0] * schedule.numGroups[1] * schedule.numGroups[2];
 }
 
+/// How a reduction work-group shares an element's loop nest: the leading
+/// loops with constant bounds merge into one, and the work-items stride over
+/// the loop with the most iterations (the outermost of equals), so that a
+/// dense box is one linear range that neighbouring work-items walk together.
+static WorkSplit chooseWorkSplit(const ContractionSpace &space,
+                                 const TupleCount &tuples,
+                                 const DeviceProfile &profile) {
+  WorkSplit split;
+  split.contiguous = profile.type == DeviceType::CPU;
+  unsigned levels = space.bounds.size();
+  while (split.mergedLevels < levels &&
+         space.bounds[split.mergedLevels].constantRange)
+    ++split.mergedLevels;
+  double mostTrips = -1;
+  if (split.mergedLevels > 0) {
+    mostTrips = 1;
+    for (unsigned level = 0; level < split.mergedLevels; ++level)
+      mostTrips *= tuples.levelTrips[level];
+  }
+  for (unsigned level = split.mergedLevels; level < levels; ++level) {
+    if (tuples.levelTrips[level] > mostTrips) {
+      mostTrips = tuples.levelTrips[level];
+      split.stridedLevel = level;
+    }
+  }
+  return split;
+}
+
+/// The reduction schedule, when `op`'s elements are few for the device's
+/// parallelism, each aggregates a long reduction, and the partial
+/// aggregates of a work-group fit local memory.
+static std::optional<Schedule> tryReduction(tile::ContractOp op,
+                                            const ContractionSpace &space,
+                                            const TupleCount &tuples,
+                                            bool compensated,
+                                            const DeviceProfile &profile) {
+  int64_t elements = op.getType().getNumElements();
+  int64_t groupSize = getLinearGroupSize(profile);
+  if (op.getAggregation() == tile::AggregationKind::Assign ||
+      tuples.perElement <= kLongReduction ||
+      double(elements) >= double(profile.computeUnits) * double(groupSize))
+    return std::nullopt;
+  // Each work-item's partial aggregate (and its compensation) in local
+  // memory; bools are bytes there.
+  Type computeType = getComputeType(op.getType().getElementType());
+  int64_t partialBytes =
+      std::max<int64_t>(1, computeType.getIntOrFloatBitWidth() / 8) *
+      (compensated ? 2 : 1);
+  while (groupSize > 1 &&
+         uint64_t(groupSize * partialBytes) > profile.localMemBytes)
+    groupSize /= 2;
+  if (groupSize < 2)
+    return std::nullopt;
+
+  Schedule schedule;
+  schedule.kind = ScheduleKind::ReductionContraction;
+  schedule.localSize[0] = groupSize;
+  schedule.numGroups[0] = elements;
+  schedule.activeItems = elements * groupSize;
+  schedule.split = chooseWorkSplit(space, tuples, profile);
+  schedule.compensated = compensated;
+  schedule.localMemBytes = groupSize * partialBytes;
+  schedule.registers = 20 + 2 * int64_t(space.freeVars.size()) +
+                       int64_t(space.pivots.size()) + (compensated ? 2 : 0);
+  schedule.reason =
+      "reduction: " + std::to_string(elements) +
+      " output element(s), fewer than the device runs at once (" +
+      std::to_string(profile.computeUnits) + " compute units x " +
+      std::to_string(getLinearGroupSize(profile)) +
+      " work-items), each aggregating up to " +
+      std::to_string(int64_t(tuples.perElement)) +
+      " tuples: one work-group of " + std::to_string(groupSize) +
+      " work-items per element shares its tuples, then a tree reduction in "
+      "local memory";
+  return schedule;
+}
+
 Schedule lowering::scheduleContraction(tile::ContractOp op,
                                        const ContractionSpace &space,
                                        const IndexSystem &system,
+                                       const TupleCount &tuples,
                                        const DeviceProfile &profile) {
+  bool compensated = op.getAggregation() == tile::AggregationKind::Add &&
+                     isa<FloatType>(op.getType().getElementType()) &&
+                     tuples.perElement > kLongReduction;
+  if (std::optional<Schedule> reduction =
+          tryReduction(op, space, tuples, compensated, profile))
+    return *reduction;
+
   std::string whyNot;
   std::optional<DenseMatmul> matmul =
       matchDenseMatmul(op, space, system, whyNot);
@@ -347,10 +434,11 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
     whyNot = "no tile fits the device's local memory and work-group limits";
   }
   int64_t elements = op.getType().getNumElements();
-  int64_t registers =
-      16 + 2 * int64_t(space.freeVars.size()) + int64_t(space.pivots.size());
+  int64_t registers = 16 + 2 * int64_t(space.freeVars.size()) +
+                      int64_t(space.pivots.size()) + (compensated ? 2 : 0);
   Schedule schedule = schedulePerElement(elements, registers, profile);
   schedule.kind = ScheduleKind::GenericContraction;
+  schedule.compensated = compensated;
   schedule.reason = "generic: one work-item per output element runs the "
                     "index space's loop nest (" +
                     whyNot + "); " + schedule.reason;

@@ -99,8 +99,18 @@ Status BundleExecutor::allocateBuffers() {
   return Status::success();
 }
 
+std::string tilec::getBundleBuildOptions(const opencl::Device &device) {
+  std::string options = "-cl-std=CL1.2";
+  cl_device_fp_config single = 0;
+  if (clGetDeviceInfo(device.deviceHandle(), CL_DEVICE_SINGLE_FP_CONFIG,
+                      sizeof single, &single, nullptr) == CL_SUCCESS &&
+      (single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
+    options += " -cl-fp32-correctly-rounded-divide-sqrt";
+  return options;
+}
+
 /// The 1-based line of `source` at which kernel `name` is defined (the line
-/// holding `kernel` and `name(`), or 0 if none is found.
+/// holding `name(` after `kernel` or `void`), or 0 if none is found.
 static unsigned definitionLine(const std::string &source,
                                const std::string &name) {
   unsigned line = 1;
@@ -111,7 +121,8 @@ static unsigned definitionLine(const std::string &source,
       end = source.size();
     std::string_view text(source.data() + start, end - start);
     size_t at = text.find(name + "(");
-    if (at != std::string_view::npos && text.find("kernel") < at)
+    if (at != std::string_view::npos &&
+        (text.find("kernel") < at || text.find("void ") < at))
       return line;
     start = end + 1;
     ++line;
@@ -152,7 +163,7 @@ static unsigned firstErrorLine(const std::string &log) {
 
 Status BundleExecutor::buildKernels() {
   Expected<std::shared_ptr<const Program>> built = device.buildProgram(
-      program.openclSource, kBundleBuildOptions, program.function);
+      program.openclSource, getBundleBuildOptions(device), program.function);
   if (!built) {
     // Name the kernel in which the compiler found its first error: the one
     // defined last before the error's line.

@@ -32,21 +32,6 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
   gpu.module @kernels {
-    gpu.func @k(%a: memref<4xf64>, %b: memref<4xbf16>) kernel {
-      %i = gpu.thread_id x
-      %x = memref.load %a[%i] : memref<4xf64>
-      %y = arith.truncf %x : f64 to bf16
-      memref.store %y, %b[%i] : memref<4xbf16>
-      gpu.return
-    }
-  }
-}
-// CHECK: error: 'arith.truncf' to f16 or bf16 from f64 would round twice
-
-// -----
-
-module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
-  gpu.module @kernels {
     gpu.func @k(%a: memref<2x2xf32>) kernel {
       gpu.return
     }

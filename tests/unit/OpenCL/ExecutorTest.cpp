@@ -267,6 +267,26 @@ kernel void broken(global float *x) {
   EXPECT_EQ(executor.error().driverCode(), CL_BUILD_PROGRAM_FAILURE);
 }
 
+// tilec's printer puts the attributes on the line of `__kernel` and the
+// name on the next.
+TEST_F(ExecutorTest, AKernelDefinedOverTwoLinesIsNamed) {
+  Bundle bundle = vectorAddBundle();
+  bundle.kernels.push_back({"broken", "vadd.tile:7:5", 0, 0});
+  bundle.openclSource += R"(
+__kernel __attribute__((reqd_work_group_size(1, 1, 1)))
+void broken(__global float *x) {
+  x[0] = ;
+}
+)";
+  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  ASSERT_FALSE(executor);
+  EXPECT_EQ(
+      executor.error().message().rfind(
+          "test.json: kernel 'broken' (vadd.tile:7:5) failed to build", 0),
+      0u)
+      << executor.error().message();
+}
+
 TEST_F(ExecutorTest, AMissingEntryPointIsNamed) {
   Bundle bundle = vectorAddBundle();
   bundle.kernels[0].name = "vsub";

@@ -80,8 +80,8 @@ enum class CombinationKind { None, Mul, Add, Eq, Cond };
 /// The output's dtype is the contraction's result dtype. Operand values are
 /// converted to it before they combine (Mul, Add) or aggregate (None, and C of
 /// Cond); Eq and Cond compare A and B in `comparisonType`, their promoted
-/// dtype, and an Eq contraction's output is Bool. sema guarantees that a `default` tensor
-/// has the output's shape and dtype.
+/// dtype, and an Eq contraction's output is Bool. sema guarantees that a
+/// `default` tensor has the output's shape and dtype.
 struct Contraction {
   /// Index variable names, in order of first appearance; AffinePoly
   /// coefficients are in this order.
@@ -207,6 +207,9 @@ struct Statement {
 /// One specialised function.
 struct Program {
   std::string name;
+  /// The `function` keyword: where diagnostics about the whole function
+  /// point.
+  llvm::SMLoc loc;
   std::vector<TensorDecl> tensors;
   /// Parameters in declaration order, and results in the `-> (...)` order.
   std::vector<unsigned> inputs;

@@ -413,7 +413,10 @@ Value Emitter::emitStatement(const Statement &statement) {
 
 OwningOpRef<ModuleOp> Emitter::emit() {
   context->loadDialect<tile::TileDialect, func::FuncDialect>();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(context));
+  // The module and the function point at the `function` keyword, so that
+  // any diagnostic about them (lowering, bundle extraction) has a location.
+  Location sourceLoc = getLoc(program.loc);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(sourceLoc);
 
   SmallVector<Type> argumentTypes, resultTypes;
   SmallVector<Location> argumentLocs;
@@ -426,7 +429,7 @@ OwningOpRef<ModuleOp> Emitter::emit() {
 
   // An unnamed Tile function gets the name the CLI uses for it.
   StringRef name = program.name.empty() ? "main" : StringRef(program.name);
-  Location functionLoc = NameLoc::get(builder.getStringAttr(name));
+  Location functionLoc = NameLoc::get(builder.getStringAttr(name), sourceLoc);
   builder.setInsertionPointToEnd(module->getBody());
   auto function = builder.create<func::FuncOp>(
       functionLoc, name, builder.getFunctionType(argumentTypes, resultTypes));

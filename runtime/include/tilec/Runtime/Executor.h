@@ -27,8 +27,10 @@
 
 namespace tilec {
 
-/// The options every bundle's OpenCL C is built with.
-inline constexpr const char *kBundleBuildOptions = "-cl-std=CL1.2";
+/// The options a bundle's OpenCL C is built with on `device`: OpenCL C 1.2,
+/// no relaxed math, and correctly rounded f32 division and square root where
+/// the device offers them (OpenCL 1.2 otherwise allows 2.5 and 3 ulp).
+std::string getBundleBuildOptions(const opencl::Device &device);
 
 /// Checks `inputs`, one per `bundle.inputs` in that order, against the
 /// bundle's dtypes and shapes; the error names the first input that differs

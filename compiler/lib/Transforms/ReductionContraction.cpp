@@ -1,0 +1,126 @@
+//===- ReductionContraction.cpp - One work-group per output element -------===//
+//
+// For contractions with few output elements and long reductions (a full
+// sum, the row sums of a wide matrix): the work-group of an element shares
+// its tuples (the work-items stride over the loop nest as the schedule's
+// WorkSplit says), each keeps a partial aggregate, and the partials are
+// combined by a tree in local memory, halving the active work-items at each
+// step. Work-item 0 then applies the initial value (the identity or the
+// `default` element), runs the fused epilogue and stores, so every element
+// is still written by exactly one work-item.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ContractionNest.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+namespace {
+
+/// The work-group's partial aggregates in local memory: one array per value
+/// of an aggregate, one element per work-item. Bools are bytes there.
+class PartialArrays {
+public:
+  PartialArrays(OpBuilder &b, Location loc, const Aggregator &aggregator,
+                int64_t items)
+      : b(b), loc(loc), type(aggregator.getType()) {
+    Type element = type.isInteger(1) ? b.getI8Type() : type;
+    auto arrayType = MemRefType::get(
+        {items}, element, MemRefLayoutAttrInterface(), b.getI64IntegerAttr(3));
+    for (unsigned i = 0; i < aggregator.size(); ++i)
+      arrays.push_back(b.create<memref::AllocOp>(loc, arrayType));
+  }
+
+  SmallVector<Value> load(Value position) {
+    SmallVector<Value> values;
+    for (Value array : arrays) {
+      Value value = b.create<memref::LoadOp>(loc, array, position);
+      if (type.isInteger(1))
+        value =
+            b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value,
+                                    b.create<arith::ConstantIntOp>(loc, 0, 8));
+      values.push_back(value);
+    }
+    return values;
+  }
+
+  void store(ValueRange values, Value position) {
+    for (auto [value, array] : llvm::zip(values, arrays)) {
+      Value stored = type.isInteger(1)
+                         ? b.create<arith::ExtUIOp>(loc, b.getI8Type(), value)
+                         : value;
+      b.create<memref::StoreOp>(loc, stored, array, position);
+    }
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Type type;
+  SmallVector<Value> arrays;
+};
+
+} // namespace
+
+/// The builder inside `if (condition)`, until the guard dies.
+static OpBuilder::InsertionGuard enterIf(OpBuilder &b, Location loc,
+                                         Value condition) {
+  auto ifOp = b.create<scf::IfOp>(loc, condition, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  return guard;
+}
+
+void lowering::emitReductionContraction(KernelContext &context) {
+  auto op = cast<tile::ContractOp>(context.group.ops[0]);
+  const Schedule &schedule = context.schedule;
+  OpBuilder &b = context.builder;
+  Location loc = context.loc;
+  Type resultType = op.getType().getElementType();
+  IndexBuilder index(b, loc);
+  Aggregator aggregator(b, loc, op.getAggregation(), resultType,
+                        schedule.compensated);
+  int64_t items = schedule.localSize[0];
+  // Workgroup memory comes first in the kernel (docs/kernel-ir.md).
+  PartialArrays partials(b, loc, aggregator, items);
+
+  // One work-group per element, exactly: no work-item is guarded off, so
+  // every one reaches every barrier.
+  Value item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
+  Value element = b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x);
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  SmallVector<Value> coords = index.delinearize(element, shape);
+
+  Value identity = emitIdentity(b, loc, op.getAggregation(), resultType);
+  SmallVector<Value> partial =
+      ContractionNest(context, aggregator, coords)
+          .emitShare(aggregator.start(identity), schedule.split, item, items);
+  partials.store(partial, item);
+
+  // The tree: at each step the lower half of the active work-items adds
+  // the partial of its partner in the upper half.
+  for (int64_t half = items / 2; half >= 1; half /= 2) {
+    b.create<gpu::BarrierOp>(loc);
+    auto inLowerHalf = enterIf(b, loc, index.lessThan(item, half));
+    Value partner = index.add(item, index.constant(half));
+    partials.store(
+        aggregator.combine(partials.load(item), partials.load(partner)), item);
+  }
+
+  // Work-item 0 wrote the total itself at the last step.
+  auto first = enterIf(
+      b, loc, index.cmp(arith::CmpIPredicate::eq, item, index.constant(0)));
+  SmallVector<Value> total = partials.load(index.constant(0));
+  ElementEvaluator evaluator(index, shape, coords, context.bufferOf);
+  if (Value init = op.getInit())
+    total = aggregator.combine(total, aggregator.start(evaluator.get(init)));
+  evaluator.define(op.getResult(),
+                   emitRound(b, loc, aggregator.finish(total), resultType));
+  emitGroupTail(context, evaluator, 1, element);
+}
