@@ -1,13 +1,16 @@
 //===- Bundle.cpp - The bundle's JSON file form ---------------------------===//
 //
 // {
-//   "format": "tilec-bundle", "version": 1, "producer": "tilec 0.1.0",
+//   "format": "tilec-bundle", "version": 2, "producer": "tilec 0.1.0",
 //   "function": "matmul",
 //   "kernels": [{"name": "k0", "source_location": "mm.tile:3:3",
 //                "flops": 2e6, "bytes": 3e5}],
 //   "opencl_source": "__kernel void k0(...) {...}",
 //   "buffers": [{"name": "A", "kind": "input", "dtype": "f32",
-//                "shape": [64, 32], "alias_of": null}, ...],
+//                "shape": [64, 32], "alias_of": null, "piece_of": null},
+//               {"name": "A.1", "kind": "piece", "dtype": "f32",
+//                "shape": [32, 32], "alias_of": null,
+//                "piece_of": {"buffer": 0, "byte_offset": 4096}}, ...],
 //   "inputs": [0, 1], "outputs": [2],
 //   "launches": [{"kernel": 0, "global_size": [64, 64],
 //                 "local_size": [16, 16], "args": [0, 1, 2]}],
@@ -43,6 +46,8 @@ static const char *bufferKindName(BundleBuffer::Kind kind) {
     return "output";
   case BundleBuffer::Kind::Temporary:
     return "temporary";
+  case BundleBuffer::Kind::Piece:
+    return "piece";
   }
   return "temporary";
 }
@@ -63,12 +68,17 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
                        {"bytes", kernel.bytes}});
   ordered buffers = ordered::array();
   for (const BundleBuffer &buffer : bundle.buffers)
-    buffers.push_back({{"name", buffer.name},
-                       {"kind", bufferKindName(buffer.kind)},
-                       {"dtype", dtypeName(buffer.dtype)},
-                       {"shape", buffer.shape},
-                       {"alias_of", buffer.aliasOf ? ordered(*buffer.aliasOf)
-                                                   : ordered(nullptr)}});
+    buffers.push_back(
+        {{"name", buffer.name},
+         {"kind", bufferKindName(buffer.kind)},
+         {"dtype", dtypeName(buffer.dtype)},
+         {"shape", buffer.shape},
+         {"alias_of",
+          buffer.aliasOf ? ordered(*buffer.aliasOf) : ordered(nullptr)},
+         {"piece_of", buffer.pieceOf
+                          ? ordered{{"buffer", buffer.pieceOf->whole},
+                                    {"byte_offset", buffer.pieceOf->byteOffset}}
+                          : ordered(nullptr)}});
   ordered launches = ordered::array();
   for (const BundleLaunch &launch : bundle.launches) {
     ordered global = ordered::array(), local = ordered::array();
@@ -178,12 +188,25 @@ public:
             BundleBuffer::Kind &out) {
     for (BundleBuffer::Kind kind :
          {BundleBuffer::Kind::Input, BundleBuffer::Kind::Output,
-          BundleBuffer::Kind::Temporary})
+          BundleBuffer::Kind::Temporary, BundleBuffer::Kind::Piece})
       if (value == bufferKindName(kind)) {
         out = kind;
         return;
       }
-    expected(where, "\"input\", \"output\" or \"temporary\"", value);
+    expected(where, "\"input\", \"output\", \"temporary\" or \"piece\"", value);
+  }
+  void read(const json &value, const std::string &where,
+            std::optional<BufferPiece> &out) {
+    if (value.is_null()) {
+      out.reset();
+      return;
+    }
+    if (!value.is_object())
+      return expected(where, "null or an object", value);
+    BufferPiece piece;
+    field(value, where, "buffer", piece.whole);
+    field(value, where, "byte_offset", piece.byteOffset);
+    out = piece;
   }
   void read(const json &value, const std::string &where,
             std::optional<unsigned> &out) {
@@ -264,9 +287,80 @@ static void readLaunchSizes(BundleReader &reader, const json &object,
   }
 }
 
+/// Checks the pieces of split tensors: `piece_of` exactly on pieces, naming
+/// a whole tensor of the same dtype that is no alias, and the pieces of each
+/// tensor, in buffer order, covering its bytes without gaps or overlaps.
+/// Returns the first problem.
+template <class BufferRef, class ByteSize>
+static std::optional<std::string>
+checkPieces(const Bundle &bundle, BufferRef bufferRef, ByteSize byteSize) {
+  size_t numBuffers = bundle.buffers.size();
+  // The end of the bytes covered so far, per tensor that has pieces.
+  std::vector<std::optional<uint64_t>> covered(numBuffers);
+  for (size_t i = 0; i < numBuffers; ++i) {
+    const BundleBuffer &buffer = bundle.buffers[i];
+    std::string where = "buffers[" + std::to_string(i) + "]";
+    bool isPiece = buffer.kind == BundleBuffer::Kind::Piece;
+    if (isPiece != buffer.pieceOf.has_value())
+      return where + ": '" + buffer.name + "' " +
+             (isPiece ? "is a piece without 'piece_of'"
+                      : "has 'piece_of' but is not a piece");
+    if (!isPiece)
+      continue;
+    if (buffer.aliasOf)
+      return where + ": piece '" + buffer.name + "' cannot be an alias";
+    unsigned whole = buffer.pieceOf->whole;
+    if (whole >= numBuffers)
+      return where + ".piece_of.buffer: " + std::to_string(whole) +
+             " is out of range (the bundle has " + std::to_string(numBuffers) +
+             " buffers)";
+    const BundleBuffer &tensor = bundle.buffers[whole];
+    if (tensor.kind == BundleBuffer::Kind::Piece || tensor.aliasOf)
+      return where + ": '" + buffer.name + "' is a piece of " +
+             bufferRef(whole) +
+             ", which is not a whole tensor (a piece or an alias)";
+    if (tensor.dtype != buffer.dtype)
+      return where + ": piece '" + buffer.name + "' is " +
+             dtypeName(buffer.dtype) + " but its tensor " + bufferRef(whole) +
+             " is " + dtypeName(tensor.dtype);
+    uint64_t expectedOffset = covered[whole].value_or(0);
+    if (buffer.pieceOf->byteOffset != expectedOffset)
+      return where + ": piece '" + buffer.name + "' starts at byte " +
+             std::to_string(buffer.pieceOf->byteOffset) + " of " +
+             bufferRef(whole) + ", but its pieces so far end at byte " +
+             std::to_string(expectedOffset) +
+             " (pieces cover their tensor in order, without gaps or "
+             "overlaps)";
+    covered[whole] = expectedOffset + *byteSize(buffer);
+  }
+  for (size_t i = 0; i < numBuffers; ++i) {
+    if (!covered[i])
+      continue;
+    uint64_t bytes = *byteSize(bundle.buffers[i]);
+    if (*covered[i] != bytes)
+      return "buffers[" + std::to_string(i) + "]: the pieces of '" +
+             bundle.buffers[i].name + "' cover " + std::to_string(*covered[i]) +
+             " of its " + std::to_string(bytes) + " bytes";
+    for (size_t b = 0; b < numBuffers; ++b)
+      if (bundle.buffers[b].aliasOf == i)
+        return "buffers[" + std::to_string(b) + "]: '" +
+               bundle.buffers[b].name + "' is an alias of " + bufferRef(i) +
+               ", which is stored as pieces";
+  }
+  for (size_t l = 0; l < bundle.launches.size(); ++l)
+    for (size_t a = 0; a < bundle.launches[l].args.size(); ++a) {
+      unsigned arg = bundle.launches[l].args[a];
+      if (arg < numBuffers && covered[arg])
+        return "launches[" + std::to_string(l) + "].args[" + std::to_string(a) +
+               "]: " + bufferRef(arg) +
+               " is stored as pieces; a launch takes its pieces";
+    }
+  return std::nullopt;
+}
+
 /// Checks what the types alone do not: indexes in range, inputs and
 /// outputs that list exactly the buffers of their kind, aliases of the same
-/// size. Returns the first problem.
+/// size, pieces that tile their tensor. Returns the first problem.
 static std::optional<std::string> checkConsistency(const Bundle &bundle) {
   size_t numBuffers = bundle.buffers.size();
   auto bufferRef = [&](unsigned index) {
@@ -306,11 +400,16 @@ static std::optional<std::string> checkConsistency(const Bundle &bundle) {
              bufferRef(target) +
              ", which does not own its storage (aliases must name a buffer "
              "that does)";
+    if (bundle.buffers[target].kind == BundleBuffer::Kind::Piece)
+      return where + ": '" + buffer.name + "' is an alias of " +
+             bufferRef(target) + ", a piece (aliases name a whole tensor)";
     if (byteSize(bundle.buffers[target]) != bytes)
       return where + ": '" + buffer.name + "' holds " + std::to_string(*bytes) +
              " bytes but its alias target " + bufferRef(target) + " holds " +
              std::to_string(byteSize(bundle.buffers[target]).value_or(0));
   }
+  if (auto problem = checkPieces(bundle, bufferRef, byteSize))
+    return problem;
 
   // `inputs` (`outputs`) lists every buffer of its kind exactly once.
   auto checkList = [&](const std::vector<unsigned> &list, const char *key,
@@ -413,6 +512,7 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
         reader.field(item, where, "dtype", buffer.dtype);
         reader.field(item, where, "shape", buffer.shape);
         reader.field(item, where, "alias_of", buffer.aliasOf);
+        reader.field(item, where, "piece_of", buffer.pieceOf);
       });
   reader.field(object, top, "inputs", bundle.inputs);
   reader.field(object, top, "outputs", bundle.outputs);

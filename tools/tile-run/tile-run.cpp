@@ -13,7 +13,7 @@
 
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceChoice.h"
-#include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/OpenCLExecutor.h"
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/Random.h"
 #include "tilec/Runtime/TensorSummary.h"
@@ -235,8 +235,8 @@ int main(int argc, char **argv) {
     reportError(device.error().message());
     return ExitDeviceError;
   }
-  Expected<std::unique_ptr<BundleExecutor>> executor =
-      BundleExecutor::create(**device, *bundle, options.bundlePath);
+  Expected<std::unique_ptr<OpenCLExecutor>> executor =
+      OpenCLExecutor::create(**device, *bundle, options.bundlePath);
   if (!executor) {
     reportError(executor.error().message());
     return ExitDeviceError;

@@ -10,7 +10,7 @@
 
 #include "Driver.h"
 
-#include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/OpenCLExecutor.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"

@@ -7,7 +7,7 @@
 #include "tilec/Frontend/Frontend.h"
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceProfile.h"
-#include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/OpenCLExecutor.h"
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
 
@@ -107,7 +107,7 @@ struct DeviceProgram {
   Bundle bundle;
   std::unique_ptr<opencl::Device> device;
   /// Declared after `device`, which it uses, so it is destroyed first.
-  std::unique_ptr<BundleExecutor> executor;
+  std::unique_ptr<OpenCLExecutor> executor;
 };
 
 /// Chooses the device (`--device`, `--profile`), compiles `program` for its

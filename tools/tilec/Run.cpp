@@ -4,7 +4,7 @@
 
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Runtime/Compare.h"
-#include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/OpenCLExecutor.h"
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/TensorSummary.h"
 

@@ -72,8 +72,8 @@ int prepareOnDevice(const Program &program, StringRef selector,
     return ExitDeviceError;
   }
   prepared.device = std::move(*device);
-  Expected<std::unique_ptr<BundleExecutor>> executor =
-      BundleExecutor::create(*prepared.device, prepared.bundle, name.str());
+  Expected<std::unique_ptr<OpenCLExecutor>> executor =
+      OpenCLExecutor::create(*prepared.device, prepared.bundle, name.str());
   if (!executor) {
     reportError(executor.error().message());
     return ExitDeviceError;

@@ -71,7 +71,8 @@ static void reportThroughSourceMgr(Diagnostic &diag,
 
 std::optional<Bundle> compileProgram(const Program &program,
                                      const DeviceProfile &profile,
-                                     llvm::SourceMgr &sourceMgr) {
+                                     llvm::SourceMgr &sourceMgr,
+                                     const CompileTargets &targets) {
   MLIRContext context;
   context.loadDialect<tile::TileDialect, func::FuncDialect, gpu::GPUDialect,
                       scf::SCFDialect, arith::ArithDialect, math::MathDialect,
@@ -92,8 +93,11 @@ std::optional<Bundle> compileProgram(const Program &program,
 
   std::optional<Bundle> bundle =
       extractBundle(*module, "tilec " TILEC_VERSION);
-  if (bundle)
-    bundle->explanation = std::move(explanation);
+  if (!bundle)
+    return std::nullopt;
+  bundle->explanation = std::move(explanation);
+  if (!targets.openCL)
+    bundle->openclSource.clear();
   return bundle;
 }
 

@@ -56,6 +56,9 @@ private:
   /// tile.* attributes `attrs`) holds.
   LogicalResult addBuffer(Value value, Operation *at, DictionaryAttr attrs,
                           BundleBuffer::Kind kind);
+  /// Adds a temporary, or a piece of a split tensor (`tile.piece_of` names
+  /// a buffer read before it, `tile.byte_offset` says where it starts).
+  LogicalResult readAllocation(memref::AllocOp alloc);
   LogicalResult readHostFunction(func::FuncOp host);
   LogicalResult readLaunch(gpu::LaunchFuncOp launch);
 
@@ -161,6 +164,31 @@ LogicalResult BundleExtractor::addBuffer(Value value, Operation *at,
   return success();
 }
 
+LogicalResult BundleExtractor::readAllocation(memref::AllocOp alloc) {
+  auto wholeName = alloc->getAttrOfType<StringAttr>("tile.piece_of");
+  auto byteOffset = alloc->getAttrOfType<IntegerAttr>("tile.byte_offset");
+  if (!wholeName && !byteOffset)
+    return addBuffer(alloc, alloc, alloc->getAttrDictionary(),
+                     BundleBuffer::Kind::Temporary);
+  if (!wholeName || !byteOffset || byteOffset.getInt() < 0)
+    return alloc.emitError() << "a piece needs 'tile.piece_of' (a buffer's "
+                                "name) and a non-negative 'tile.byte_offset'";
+  auto whole = llvm::find_if(bundle.buffers, [&](const BundleBuffer &buffer) {
+    return buffer.name == wholeName.getValue();
+  });
+  if (whole == bundle.buffers.end())
+    return alloc.emitError()
+           << "'tile.piece_of' names '" << wholeName.getValue()
+           << "', which is not a buffer defined before it";
+  BufferPiece piece{unsigned(whole - bundle.buffers.begin()),
+                    uint64_t(byteOffset.getInt())};
+  if (failed(addBuffer(alloc, alloc, alloc->getAttrDictionary(),
+                       BundleBuffer::Kind::Piece)))
+    return failure();
+  bundle.buffers.back().pieceOf = piece;
+  return success();
+}
+
 LogicalResult BundleExtractor::readHostFunction(func::FuncOp host) {
   bundle.function = host.getName().str();
   if (!host.getBody().hasOneBlock())
@@ -186,10 +214,7 @@ LogicalResult BundleExtractor::readHostFunction(func::FuncOp host) {
   for (Operation &op : host.front()) {
     LogicalResult read =
         llvm::TypeSwitch<Operation *, LogicalResult>(&op)
-            .Case([&](memref::AllocOp alloc) {
-              return addBuffer(alloc, alloc, alloc->getAttrDictionary(),
-                               BundleBuffer::Kind::Temporary);
-            })
+            .Case([&](memref::AllocOp alloc) { return readAllocation(alloc); })
             .Case([&](gpu::LaunchFuncOp launch) { return readLaunch(launch); })
             .Case<arith::ConstantOp, func::ReturnOp>(
                 [](Operation *) { return success(); })

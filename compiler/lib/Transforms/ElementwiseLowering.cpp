@@ -23,7 +23,11 @@ Value lowering::emitGuardedLinearId(KernelContext &context,
   auto guard = context.builder.create<scf::IfOp>(context.loc, active,
                                                  /*withElseRegion=*/false);
   context.builder.setInsertionPointToStart(&guard.getThenRegion().front());
-  return id;
+  if (context.firstRow == 0)
+    return id;
+  RankedTensorType type = context.group.type;
+  int64_t rowElements = type.getNumElements() / type.getDimSize(0);
+  return index.add(id, index.constant(context.firstRow * rowElements));
 }
 
 void lowering::emitGroupTail(KernelContext &context,

@@ -24,6 +24,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,8 +35,41 @@ using namespace tilec::lowering;
 
 namespace {
 
+/// How a tensor too large for one buffer of the device is stored: as pieces
+/// of `rowsPerPiece` rows of its outermost dimension (the last may have
+/// fewer), each a buffer of its own. In C order a piece is a contiguous
+/// range of the tensor's bytes.
+struct PieceLayout {
+  int64_t rows = 0;
+  int64_t rowElements = 0;
+  int64_t elementBytes = 0;
+  /// A power of two, so that the pieces of tensors with the same rows but
+  /// different row sizes nest; 0 when one row alone is too large.
+  int64_t rowsPerPiece = 0;
+
+  int64_t getNumPieces() const { return llvm::divideCeil(rows, rowsPerPiece); }
+  int64_t getPieceBytes() const {
+    return rowsPerPiece * rowElements * elementBytes;
+  }
+};
+
+/// One buffer a kernel reads or writes, through the shape it is used with.
+struct BufferAccess {
+  /// The tile value accessed (a reshape's result is accessed with its own
+  /// shape), or null for a copy kernel's target.
+  Value view;
+  /// The type of the buffer's tensor (the root of `view`).
+  RankedTensorType tensorType;
+  /// Whether row r of the kernel's outermost dimension touches row r of
+  /// `view`'s outermost dimension only; else `why` says what it touches.
+  bool aligned = false;
+  std::string why;
+};
+
 /// What lowering knows about one kernel before it builds it.
 struct KernelInfo {
+  explicit KernelInfo(Location loc) : loc(loc) {}
+
   Location loc;
   std::string name;
   std::string source;
@@ -45,7 +79,22 @@ struct KernelInfo {
   Schedule schedule;
   /// The tile values whose buffers the kernel takes, reads then writes.
   llvm::SetVector<Value> reads, writes;
+  SmallVector<BufferAccess> accesses;
   double flops = 0, bytes = 0;
+  /// Split launches: the row bounds 0 = b_0 < ... < b_n of the chunks
+  /// along the group's outermost dimension, one kernel each; empty when
+  /// the kernel runs whole.
+  SmallVector<int64_t> chunkBounds;
+  /// The elements per row of the shape each split tensor is accessed with.
+  llvm::DenseMap<Value, int64_t> viewRowElements;
+};
+
+/// A host buffer stored as pieces.
+struct HostPieces {
+  std::string name;
+  RankedTensorType type;
+  PieceLayout layout;
+  SmallVector<Value> pieces;
 };
 
 class HostLowering {
@@ -61,13 +110,32 @@ private:
   LogicalResult analyse();
   LogicalResult checkMemory();
   void collectBuffers(KernelInfo &info, const KernelGroup &group);
+  /// Chooses the chunks of a kernel that touches split tensors; fails with
+  /// an error when one of them is not accessed along the chunked rows.
+  LogicalResult planChunks(KernelInfo &info, const KernelGroup &group);
   Value getRoot(Value value);
   int64_t getBufferBytes(Value value);
+  /// How a tensor of `type` is stored in pieces, or nullopt when it fits
+  /// one buffer.
+  std::optional<PieceLayout> getPieceLayout(RankedTensorType type);
   unsigned getIndexBits();
   void buildHost(func::FuncOp host);
-  gpu::GPUFuncOp buildKernel(gpu::GPUModuleOp kernels, unsigned group,
-                             KernelInfo &info);
-  void printExplanation(const KernelInfo &info, const KernelGroup &group);
+  /// Allocates the pieces of host buffer `whole` if it is split.
+  void addPieces(Value whole, RankedTensorType type, StringRef name,
+                 Location loc);
+  /// The buffer a chunk starting at `firstRow` passes for `hostBuffer`,
+  /// accessed with `viewRowElements` elements per row: the piece holding
+  /// those rows, or the whole buffer.
+  Value getChunkBuffer(Value hostBuffer, int64_t firstRow,
+                       int64_t viewRowElements);
+  LogicalResult buildKernel(gpu::GPUModuleOp kernels, unsigned group,
+                            KernelInfo &info, unsigned chunk);
+  /// `chunkNote` says which rows and pieces a chunk of a split launch
+  /// takes (empty for a whole launch).
+  void printExplanation(const KernelInfo &info, const KernelGroup &group,
+                        StringRef name, const Schedule &s, double flops,
+                        double bytes, StringRef chunkNote);
+  void printSplitTensors();
   /// How a reduction work-group shares an element's loop nest.
   void printSharing(const KernelInfo &info);
 
@@ -80,6 +148,10 @@ private:
   std::vector<KernelInfo> infos;
   /// The host buffer of each root value (arguments, outputs, temporaries).
   llvm::DenseMap<Value, Value> hostBuffers;
+  /// The pieces of each split host buffer, in order.
+  llvm::MapVector<Value, HostPieces> hostPieces;
+  /// The position of each piece's first element in its tensor.
+  llvm::DenseMap<Value, int64_t> pieceOffsets;
   SmallVector<Value> outputArgs;
   /// Launches go before the host function's return.
   Operation *hostInsertion = nullptr;
@@ -125,16 +197,52 @@ int64_t HostLowering::getBufferBytes(Value value) {
          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
 }
 
+/// The index variable that `row` is exactly (coefficient 1, nothing else),
+/// if any.
+static std::optional<unsigned> getSoleVariable(const IndexSystem::Row &row,
+                                               unsigned numIndices) {
+  std::optional<unsigned> sole;
+  for (unsigned var = 0; var <= numIndices; ++var) {
+    if (row.num[var] == 0)
+      continue;
+    if (sole || var == numIndices || row.num[var] != 1 || row.den[var] != 1)
+      return std::nullopt;
+    sole = var;
+  }
+  return sole;
+}
+
+/// The name of index variable `var` in `system`, for messages.
+static std::string getIndexName(const IndexSystem &system, unsigned var) {
+  return var < system.names.size() ? system.names[var]
+                                   : "x" + std::to_string(var);
+}
+
 void HostLowering::collectBuffers(KernelInfo &info, const KernelGroup &group) {
+  RankedTensorType type = group.type;
+  auto tensorTypeOf = [&](Value view) {
+    return cast<RankedTensorType>(getRoot(view).getType());
+  };
+  // An operand read at the element's coordinates (NumPy broadcasting).
+  auto addElementwiseRead = [&](Value view) {
+    info.reads.insert(getRoot(view));
+    auto viewType = cast<RankedTensorType>(view.getType());
+    bool aligned = type.getRank() > 0 && viewType.getRank() == type.getRank() &&
+                   viewType.getDimSize(0) == type.getDimSize(0);
+    info.accesses.push_back({view, tensorTypeOf(view), aligned,
+                             "it is broadcast along the kernel's outermost "
+                             "dimension"});
+  };
   if (group.kind == KernelKind::Copy) {
-    info.reads.insert(getRoot(group.copySource));
+    addElementwiseRead(group.copySource);
+    info.accesses.push_back({Value(), type, true, ""});
     return;
   }
   for (Operation *op : group.ops) {
     if (isa<tile::ShapeOp>(op))
       continue;
     auto contract = dyn_cast<tile::ContractOp>(op);
-    for (Value operand : op->getOperands()) {
+    auto isRead = [&](Value operand) {
       auto it = plan.groupOf.find(operand);
       bool inGroup =
           it != plan.groupOf.end() && &plan.groups[it->second] == &group;
@@ -143,19 +251,144 @@ void HostLowering::collectBuffers(KernelInfo &info, const KernelGroup &group) {
       // contraction included); contraction inputs are read from memory.
       bool recomputed = producer && isGenerator(producer) &&
                         (!contract || operand == contract.getInit());
-      if (!inGroup && !recomputed)
-        info.reads.insert(getRoot(operand));
+      return !inGroup && !recomputed;
+    };
+    if (!contract) {
+      for (Value operand : op->getOperands())
+        if (isRead(operand))
+          addElementwiseRead(operand);
+      continue;
+    }
+    if (Value init = contract.getInit(); init && isRead(init))
+      addElementwiseRead(init);
+    // A contraction input follows the output's rows when its outermost
+    // index is exactly the output's outermost index.
+    const IndexSystem &system = *info.system;
+    std::optional<unsigned> outerVar =
+        system.output.rows.empty()
+            ? std::nullopt
+            : getSoleVariable(system.output.rows[0], system.numIndices);
+    for (auto [position, input] : llvm::enumerate(contract.getInputs())) {
+      info.reads.insert(getRoot(input));
+      const IndexSystem::Access &access = system.inputs[position];
+      std::optional<unsigned> var =
+          access.rows.empty()
+              ? std::nullopt
+              : getSoleVariable(access.rows[0], system.numIndices);
+      // The constant column is never a sole variable: it stands for none.
+      bool aligned = outerVar && var.value_or(system.numIndices) == *outerVar;
+      std::string why = "the output's outermost index is not a plain index "
+                        "variable";
+      if (outerVar)
+        why = "its outermost index is " +
+              (var ? "`" + getIndexName(system, *var) + "`, not" : "not") +
+              " the output's `" + getIndexName(system, *outerVar) + "`";
+      info.accesses.push_back({input, tensorTypeOf(input), aligned, why});
     }
   }
-  for (Value value : group.stored)
+  for (Value value : group.stored) {
     info.writes.insert(value);
+    info.accesses.push_back({value, type, true, ""});
+  }
+}
+
+std::optional<PieceLayout> HostLowering::getPieceLayout(RankedTensorType type) {
+  MemRefType buffer = getBufferType(type);
+  int64_t elementBytes =
+      std::max<int64_t>(1, buffer.getElementTypeBitWidth() / 8);
+  uint64_t bytes = uint64_t(buffer.getNumElements()) * elementBytes;
+  if (!profile.maxAllocBytes || bytes <= profile.maxAllocBytes)
+    return std::nullopt;
+  PieceLayout layout;
+  layout.rows = type.getRank() ? type.getDimSize(0) : 1;
+  layout.rowElements = buffer.getNumElements() / layout.rows;
+  layout.elementBytes = elementBytes;
+  uint64_t rowBytes = uint64_t(layout.rowElements) * elementBytes;
+  if (rowBytes <= profile.maxAllocBytes)
+    layout.rowsPerPiece =
+        int64_t(llvm::bit_floor(profile.maxAllocBytes / rowBytes));
+  return layout;
+}
+
+LogicalResult HostLowering::planChunks(KernelInfo &info,
+                                       const KernelGroup &group) {
+  RankedTensorType type = group.type;
+  int64_t rows = type.getRank() ? type.getDimSize(0) : 1;
+  SmallVector<int64_t> bounds;
+  bool split = false;
+  for (const BufferAccess &access : info.accesses) {
+    std::optional<PieceLayout> layout = getPieceLayout(access.tensorType);
+    if (!layout)
+      continue;
+    split = true;
+    Value root = access.view ? getRoot(access.view) : Value();
+    std::string name =
+        root ? getTensorName(root.getLoc()).value_or("a temporary")
+             : "output " + std::to_string(group.copyOutput);
+    auto fail = [&](const Twine &why) {
+      return emitError(info.loc)
+             << "tensor '" << name << "' ("
+             << layout->rows * layout->rowElements * layout->elementBytes
+             << " bytes) is stored as " << layout->getNumPieces()
+             << " buffers of at most " << layout->rowsPerPiece
+             << " rows of its outermost dimension, since device '"
+             << profile.name << "' allows at most " << profile.maxAllocBytes
+             << " bytes per buffer; this kernel cannot be split along its "
+                "outermost dimension to match, because "
+             << why;
+    };
+    if (!access.aligned)
+      return fail(access.why);
+    RankedTensorType viewType =
+        access.view ? cast<RankedTensorType>(access.view.getType()) : type;
+    int64_t viewRowElements = viewType.getNumElements() / rows;
+    auto [it, inserted] =
+        info.viewRowElements.try_emplace(root, viewRowElements);
+    if (!inserted && it->second != viewRowElements)
+      return fail("the kernel reads it through two shapes");
+    int64_t pieceElements = layout->rowsPerPiece * layout->rowElements;
+    for (int64_t piece = 1; piece < layout->getNumPieces(); ++piece) {
+      int64_t element = piece * pieceElements;
+      if (element % viewRowElements != 0)
+        return fail("its pieces do not end at row boundaries of its shape " +
+                    llvm::join(llvm::map_range(viewType.getShape(),
+                                               [](int64_t extent) {
+                                                 return std::to_string(extent);
+                                               }),
+                               "x") +
+                    " in this kernel");
+      int64_t bound = element / viewRowElements;
+      if (bound > 0 && bound < rows)
+        bounds.push_back(bound);
+    }
+  }
+  if (!split)
+    return success();
+  // The reduction schedule's work-groups are numbered by output element and
+  // know nothing of chunks: a chunked kernel runs the generic schedule.
+  if (info.schedule.kind == ScheduleKind::ReductionContraction) {
+    Schedule generic = schedulePerElement(type.getNumElements(),
+                                          info.schedule.registers, profile);
+    generic.kind = ScheduleKind::GenericContraction;
+    generic.compensated = info.schedule.compensated;
+    generic.reason = "generic: a reduction over a tensor split into pieces "
+                     "runs in chunks of rows, one work-item per element; " +
+                     generic.reason;
+    info.schedule = std::move(generic);
+  }
+  bounds.push_back(0);
+  bounds.push_back(rows);
+  llvm::sort(bounds);
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  info.chunkBounds = std::move(bounds);
+  return success();
 }
 
 LogicalResult HostLowering::analyse() {
   for (auto [index, group] : llvm::enumerate(plan.groups)) {
     Operation *anchor = group.ops.empty() ? nullptr : group.ops.front();
     Location loc = anchor ? anchor->getLoc() : function.getLoc();
-    KernelInfo info{loc, "", "", std::nullopt, std::nullopt, {}, {}, {}, {}};
+    KernelInfo info(loc);
     if (group.kind == KernelKind::Copy) {
       if (Operation *producer = group.copySource.getDefiningOp())
         info.loc = producer->getLoc();
@@ -234,14 +467,17 @@ LogicalResult HostLowering::checkMemory() {
   for (auto [value, loc] : buffers) {
     int64_t bytes = getBufferBytes(value);
     total += bytes;
-    if (profile.maxAllocBytes && uint64_t(bytes) > profile.maxAllocBytes) {
+    std::optional<PieceLayout> layout =
+        getPieceLayout(cast<RankedTensorType>(value.getType()));
+    if (layout && layout->rowsPerPiece == 0) {
       std::string name = getTensorName(loc).value_or("a temporary");
       return emitError(loc)
              << "tensor '" << name << "' needs " << bytes
              << " bytes, more than the largest buffer device '" << profile.name
              << "' allows (" << profile.maxAllocBytes
-             << " bytes); splitting a tensor over several buffers is not "
-                "supported";
+             << " bytes), and cannot be split: one row of its outermost "
+                "dimension alone needs "
+             << layout->rowElements * layout->elementBytes << " bytes";
     }
   }
   if (profile.globalMemBytes && total > double(profile.globalMemBytes))
@@ -273,12 +509,79 @@ unsigned HostLowering::getIndexBits() {
   return 32;
 }
 
-gpu::GPUFuncOp HostLowering::buildKernel(gpu::GPUModuleOp kernels,
-                                         unsigned groupIndex,
-                                         KernelInfo &info) {
+/// `schedule` narrowed to `rows` rows of the group's outermost dimension,
+/// each of `rowElements` elements: the same work-group and tile over fewer
+/// work-groups.
+static Schedule restrictToRows(Schedule schedule, int64_t rows,
+                               int64_t rowElements) {
+  switch (schedule.kind) {
+  case ScheduleKind::PerElement:
+  case ScheduleKind::GenericContraction:
+    schedule.activeItems = rows * rowElements;
+    schedule.numGroups[0] =
+        llvm::divideCeil(schedule.activeItems, schedule.localSize[0]);
+    break;
+  case ScheduleKind::TiledContraction: {
+    DenseMatmul &matmul = *schedule.matmul;
+    if (matmul.batched) {
+      matmul.batch = rows;
+      schedule.numGroups[2] = rows;
+    } else {
+      matmul.m = rows;
+      schedule.numGroups[1] = llvm::divideCeil(rows, schedule.tile.blockM);
+    }
+    schedule.activeItems = matmul.batch * matmul.m * matmul.n;
+    break;
+  }
+  case ScheduleKind::ReductionContraction:
+    llvm_unreachable("planChunks gives chunked reductions the generic "
+                     "schedule");
+  }
+  return schedule;
+}
+
+Value HostLowering::getChunkBuffer(Value hostBuffer, int64_t firstRow,
+                                   int64_t viewRowElements) {
+  auto it = hostPieces.find(hostBuffer);
+  if (it == hostPieces.end())
+    return hostBuffer;
+  const HostPieces &split = it->second;
+  int64_t pieceElements = split.layout.rowsPerPiece * split.layout.rowElements;
+  int64_t piece = firstRow * viewRowElements / pieceElements;
+  return split.pieces[std::min<int64_t>(piece, split.pieces.size() - 1)];
+}
+
+LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
+                                        unsigned groupIndex, KernelInfo &info,
+                                        unsigned chunk) {
   const KernelGroup &group = plan.groups[groupIndex];
   MLIRContext *context = module.getContext();
-  // Arguments: one per distinct host buffer, reads then writes.
+  // A chunk of a split launch: its rows, schedule and share of the work.
+  bool isChunk = !info.chunkBounds.empty();
+  int64_t totalRows = group.type.getRank() ? group.type.getDimSize(0) : 1;
+  int64_t rowElements =
+      group.type.getNumElements() / std::max<int64_t>(1, totalRows);
+  int64_t firstRow = isChunk ? info.chunkBounds[chunk] : 0;
+  int64_t rows = isChunk ? info.chunkBounds[chunk + 1] - firstRow : totalRows;
+  Schedule schedule = isChunk ? restrictToRows(info.schedule, rows, rowElements)
+                              : info.schedule;
+  std::string name =
+      isChunk ? info.name + "_c" + std::to_string(chunk) : info.name;
+  double share = double(rows) / double(totalRows);
+  double flops = info.flops * share;
+
+  // Arguments: one per distinct host buffer (or piece), reads then writes.
+  auto chunkBuffer = [&](Value root, Value hostBuffer) {
+    return getChunkBuffer(hostBuffer, firstRow,
+                          info.viewRowElements.lookup(root));
+  };
+  // The schedule proved its staging vectors aligned from the tensors' starts
+  // only; a chunk addresses pieces from theirs, so it stages by scalars.
+  if (isChunk && schedule.kind == ScheduleKind::TiledContraction) {
+    schedule.tile.stageWidthA = schedule.tile.stageWidthB = 1;
+    schedule.reason += "; in this chunk A and B are staged with scalar loads "
+                       "(a chunk of a split launch)";
+  }
   SmallVector<Value> argumentValues;
   llvm::DenseMap<Value, unsigned> argumentOf;
   auto addArgument = [&](Value hostBuffer) {
@@ -286,27 +589,43 @@ gpu::GPUFuncOp HostLowering::buildKernel(gpu::GPUModuleOp kernels,
       argumentValues.push_back(hostBuffer);
   };
   for (Value value : info.reads)
-    addArgument(hostBuffers.lookup(value));
+    addArgument(chunkBuffer(value, hostBuffers.lookup(value)));
   for (Value value : info.writes)
-    addArgument(hostBuffers.lookup(value));
+    addArgument(chunkBuffer(value, hostBuffers.lookup(value)));
   Value copyTarget;
   if (group.kind == KernelKind::Copy) {
-    copyTarget = outputArgs[group.copyOutput];
+    copyTarget = chunkBuffer(Value(), outputArgs[group.copyOutput]);
     addArgument(copyTarget);
   }
   SmallVector<Type> argumentTypes;
   for (Value value : argumentValues)
     argumentTypes.push_back(value.getType());
 
+  // The minimum bytes: rows-aligned buffers in proportion, others whole.
+  double bytes = info.bytes;
+  if (isChunk) {
+    bytes = 0;
+    llvm::DenseSet<Value> counted;
+    for (const BufferAccess &access : info.accesses) {
+      Value root = access.view ? getRoot(access.view) : Value();
+      if (root && !counted.insert(root).second)
+        continue;
+      MemRefType type = getBufferType(access.tensorType);
+      double accessBytes =
+          double(type.getNumElements()) *
+          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      bytes += access.aligned ? accessBytes * share : accessBytes;
+    }
+  }
+
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(kernels.getBody());
   if (Operation *terminator = kernels.getBody()->getTerminator())
     builder.setInsertionPoint(terminator);
   auto kernel = builder.create<gpu::GPUFuncOp>(
-      info.loc, info.name, builder.getFunctionType(argumentTypes, {}));
+      info.loc, name, builder.getFunctionType(argumentTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                   builder.getUnitAttr());
-  const Schedule &schedule = info.schedule;
   SmallVector<int32_t> workgroup(schedule.localSize.begin(),
                                  schedule.localSize.end());
   kernel->setAttr(spirv::getEntryPointABIAttrName(),
@@ -314,16 +633,17 @@ gpu::GPUFuncOp HostLowering::buildKernel(gpu::GPUModuleOp kernels,
                       context, builder.getDenseI32ArrayAttr(workgroup),
                       std::nullopt, std::nullopt));
   kernel->setAttr("tile.source", builder.getStringAttr(info.source));
-  kernel->setAttr("tile.flops", builder.getF64FloatAttr(info.flops));
-  kernel->setAttr("tile.bytes", builder.getF64FloatAttr(info.bytes));
+  kernel->setAttr("tile.flops", builder.getF64FloatAttr(flops));
+  kernel->setAttr("tile.bytes", builder.getF64FloatAttr(bytes));
 
   Block &entry = kernel.getBody().front();
   builder.setInsertionPointToStart(&entry);
   auto returnOp = builder.create<gpu::ReturnOp>(info.loc);
   builder.setInsertionPoint(returnOp);
   auto bufferOf = [&](Value value) -> Value {
+    Value root = getRoot(value);
     return entry.getArgument(
-        argumentOf.lookup(hostBuffers.lookup(getRoot(value))));
+        argumentOf.lookup(chunkBuffer(root, hostBuffers.lookup(root))));
   };
   KernelContext kernelContext{
       group,
@@ -333,7 +653,8 @@ gpu::GPUFuncOp HostLowering::buildKernel(gpu::GPUModuleOp kernels,
       bufferOf,
       info.space ? &*info.space : nullptr,
       info.system ? &*info.system : nullptr,
-      copyTarget ? entry.getArgument(argumentOf.lookup(copyTarget)) : Value()};
+      copyTarget ? entry.getArgument(argumentOf.lookup(copyTarget)) : Value(),
+      firstRow};
   switch (schedule.kind) {
   case ScheduleKind::PerElement:
     emitPerElementKernel(kernelContext);
@@ -349,6 +670,39 @@ gpu::GPUFuncOp HostLowering::buildKernel(gpu::GPUModuleOp kernels,
     break;
   }
 
+  // The emitters address a tensor's elements from its start; a piece holds
+  // them from its offset on.
+  SmallVector<std::string> chunkPieces;
+  for (auto [position, hostBuffer] : llvm::enumerate(argumentValues)) {
+    auto offset = pieceOffsets.find(hostBuffer);
+    if (offset == pieceOffsets.end())
+      continue;
+    chunkPieces.push_back(hostBuffer.getDefiningOp()
+                              ->getAttrOfType<StringAttr>("tile.name")
+                              .str());
+    if (offset->second == 0)
+      continue;
+    for (Operation *user :
+         llvm::make_early_inc_range(entry.getArgument(position).getUsers())) {
+      OpOperand *address = nullptr;
+      if (auto load = dyn_cast<memref::LoadOp>(user))
+        address = &load.getIndicesMutable()[0];
+      else if (auto store = dyn_cast<memref::StoreOp>(user))
+        address = &store.getIndicesMutable()[0];
+      else if (auto load = dyn_cast<vector::LoadOp>(user))
+        address = &load.getIndicesMutable()[0];
+      else if (auto store = dyn_cast<vector::StoreOp>(user))
+        address = &store.getIndicesMutable()[0];
+      else
+        return user->emitError()
+               << "lowering cannot rebase this access to a piece of a split "
+                  "tensor";
+      builder.setInsertionPoint(user);
+      IndexBuilder index(builder, info.loc);
+      address->set(index.add(address->get(), index.constant(-offset->second)));
+    }
+  }
+
   // The launch, in the host function.
   builder.setInsertionPoint(hostInsertion);
   auto constant = [&](int64_t value) -> Value {
@@ -362,25 +716,80 @@ gpu::GPUFuncOp HostLowering::buildKernel(gpu::GPUModuleOp kernels,
                         constant(schedule.localSize[2])};
   builder.create<gpu::LaunchFuncOp>(info.loc, kernel, grid, block, Value(),
                                     argumentValues);
-  return kernel;
+
+  if (explain) {
+    std::string chunkNote;
+    if (isChunk)
+      chunkNote = "rows [" + std::to_string(firstRow) + ", " +
+                  std::to_string(firstRow + rows) +
+                  ") of the outermost dimension, chunk " +
+                  std::to_string(chunk + 1) + " of " +
+                  std::to_string(info.chunkBounds.size() - 1) + "; pieces " +
+                  llvm::join(chunkPieces, ", ");
+    printExplanation(info, group, name, schedule, flops, bytes, chunkNote);
+  }
+  return success();
+}
+
+void HostLowering::addPieces(Value whole, RankedTensorType type, StringRef name,
+                             Location loc) {
+  std::optional<PieceLayout> layout = getPieceLayout(type);
+  if (!layout)
+    return;
+  HostPieces &split = hostPieces[whole];
+  split.name = name.str();
+  split.type = type;
+  split.layout = *layout;
+  for (int64_t piece = 0; piece < layout->getNumPieces(); ++piece) {
+    int64_t firstRow = piece * layout->rowsPerPiece;
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] = std::min(layout->rowsPerPiece, layout->rows - firstRow);
+    auto alloc = builder.create<memref::AllocOp>(
+        loc,
+        getBufferType(RankedTensorType::get(shape, type.getElementType())));
+    int64_t offset = firstRow * layout->rowElements;
+    alloc->setAttr("tile.name",
+                   builder.getStringAttr(name + "." + std::to_string(piece)));
+    alloc->setAttr("tile.dtype", builder.getStringAttr(dtypeName(
+                                     getDType(type.getElementType()))));
+    alloc->setAttr("tile.shape", builder.getI64ArrayAttr(shape));
+    alloc->setAttr("tile.piece_of", builder.getStringAttr(name));
+    alloc->setAttr("tile.byte_offset",
+                   builder.getI64IntegerAttr(offset * layout->elementBytes));
+    split.pieces.push_back(alloc);
+    pieceOffsets[alloc] = offset;
+  }
 }
 
 void HostLowering::buildHost(func::FuncOp host) {
   Block *entry = host.addEntryBlock();
   builder.setInsertionPointToEnd(entry);
   hostInsertion = builder.create<func::ReturnOp>(function.getLoc());
+  builder.setInsertionPoint(hostInsertion);
+  auto getName = [](Attribute name) {
+    auto text = dyn_cast_or_null<StringAttr>(name);
+    return text ? text.str() : std::string();
+  };
   unsigned numInputs = function.getNumArguments();
-  for (BlockArgument argument : function.getArguments())
-    hostBuffers[argument] = entry->getArgument(argument.getArgNumber());
+  for (BlockArgument argument : function.getArguments()) {
+    unsigned position = argument.getArgNumber();
+    Value input = entry->getArgument(position);
+    hostBuffers[argument] = input;
+    addPieces(input, cast<RankedTensorType>(argument.getType()),
+              getName(function.getArgAttr(position, "tile.name")),
+              argument.getLoc());
+  }
   Operation *returnOp = function.getBody().front().getTerminator();
   for (auto [position, value] : llvm::enumerate(returnOp->getOperands())) {
     Value output = entry->getArgument(numInputs + position);
     outputArgs.push_back(output);
     if (plan.outputIsOwned[position])
       hostBuffers[value] = output;
+    addPieces(output, cast<RankedTensorType>(value.getType()),
+              getName(function.getResultAttr(position, "tile.name")),
+              returnOp->getLoc());
   }
   // Temporaries: every other stored value.
-  builder.setInsertionPoint(hostInsertion);
   unsigned unnamed = 0;
   for (const KernelGroup &group : plan.groups) {
     for (Value value : group.stored) {
@@ -396,6 +805,7 @@ void HostLowering::buildHost(func::FuncOp host) {
                                        getDType(type.getElementType()))));
       alloc->setAttr("tile.shape", builder.getI64ArrayAttr(type.getShape()));
       hostBuffers[value] = alloc;
+      addPieces(alloc, type, name, loc);
     }
   }
 }
@@ -435,11 +845,26 @@ void HostLowering::printSharing(const KernelInfo &info) {
      << " tree steps in local memory\n";
 }
 
-void HostLowering::printExplanation(const KernelInfo &info,
-                                    const KernelGroup &group) {
+void HostLowering::printSplitTensors() {
   llvm::raw_ostream &os = *explain;
-  const Schedule &s = info.schedule;
-  os << "kernel " << info.name << " (" << info.source << ")\n";
+  for (const auto &[buffer, split] : hostPieces) {
+    const PieceLayout &layout = split.layout;
+    os << "split: tensor '" << split.name << "' " << split.type << " needs "
+       << layout.rows * layout.rowElements * layout.elementBytes
+       << " bytes, more than one buffer of device '" << profile.name
+       << "' holds (" << profile.maxAllocBytes << "): " << layout.getNumPieces()
+       << " pieces of at most " << layout.rowsPerPiece << " rows ("
+       << layout.getPieceBytes() << " bytes) of its outermost "
+       << "dimension\n";
+  }
+}
+
+void HostLowering::printExplanation(const KernelInfo &info,
+                                    const KernelGroup &group, StringRef name,
+                                    const Schedule &s, double flops,
+                                    double bytes, StringRef chunkNote) {
+  llvm::raw_ostream &os = *explain;
+  os << "kernel " << name << " (" << info.source << ")\n";
   unsigned fused = group.ops.size() > 1 ? group.ops.size() - 1 : 0;
   switch (group.kind) {
   case KernelKind::Contraction:
@@ -455,6 +880,8 @@ void HostLowering::printExplanation(const KernelInfo &info,
     break;
   }
   os << " over " << group.type << "\n";
+  if (!chunkNote.empty())
+    os << "  split: " << chunkNote << "\n";
   const char *kind = getScheduleName(s.kind);
   int64_t threads = s.localSize[0] * s.localSize[1] * s.localSize[2];
   os << "  schedule: " << kind << "; work-groups " << s.numGroups[0] << "x"
@@ -475,14 +902,13 @@ void HostLowering::printExplanation(const KernelInfo &info,
   os << "  local memory: " << s.localMemBytes
      << " bytes (device: " << profile.localMemBytes << "); registers: about "
      << s.registers << " per work-item (budget " << kRegisterBudget << ")\n";
-  os << "  flops: " << llvm::format("%.6g", info.flops)
+  os << "  flops: " << llvm::format("%.6g", flops)
      << (info.tuples.exact ? " (exact)"
                            : " (upper bound: the index space is "
                              "not a dense box)")
-     << "; bytes: " << llvm::format("%.6g", info.bytes)
+     << "; bytes: " << llvm::format("%.6g", bytes)
      << " (minimum); arithmetic intensity: "
-     << llvm::format("%.3g", info.bytes > 0 ? info.flops / info.bytes : 0.0)
-     << " flop/byte\n";
+     << llvm::format("%.3g", bytes > 0 ? flops / bytes : 0.0) << " flop/byte\n";
   os << "  why: " << s.reason << "\n";
 }
 
@@ -503,6 +929,9 @@ LogicalResult HostLowering::run() {
   plan = formKernels(function);
   if (failed(analyse()) || failed(checkMemory()))
     return failure();
+  for (auto [info, group] : llvm::zip(infos, plan.groups))
+    if (info.schedule.activeItems > 0 && failed(planChunks(info, group)))
+      return failure();
 
   MLIRContext *context = module.getContext();
   context
@@ -547,12 +976,16 @@ LogicalResult HostLowering::run() {
     host.setArgAttrs(index, attrs);
   buildHost(host);
 
+  if (explain)
+    printSplitTensors();
   for (auto [index, info] : llvm::enumerate(infos)) {
     if (info.schedule.activeItems == 0)
       continue;
-    buildKernel(kernels, index, info);
-    if (explain)
-      printExplanation(info, plan.groups[index]);
+    size_t launches =
+        info.chunkBounds.empty() ? 1 : info.chunkBounds.size() - 1;
+    for (size_t chunk = 0; chunk < launches; ++chunk)
+      if (failed(buildKernel(kernels, index, info, chunk)))
+        return failure();
   }
   function.erase();
 

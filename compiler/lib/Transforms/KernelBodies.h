@@ -28,10 +28,15 @@ struct KernelContext {
   const IndexSystem *system = nullptr;
   /// Copy groups: the kernel argument of the output written.
   mlir::Value copyTarget;
+  /// The first row of the group's outermost dimension that the kernel
+  /// computes: nonzero for a chunk of a split launch (docs/scheduler.md,
+  /// "Splitting"), whose schedule covers the chunk's rows only.
+  int64_t firstRow = 0;
 };
 
-/// The work-item's linear id, with the builder inside a guard that it is
-/// below the schedule's active work-items.
+/// The linear position in the group's shape of the work-item's element (its
+/// linear id, past the rows before `firstRow`), with the builder inside a
+/// guard that the id is below the schedule's active work-items.
 mlir::Value emitGuardedLinearId(KernelContext &context, IndexBuilder &index);
 
 /// Computes the group's ops from `firstOp` on at one element and stores

@@ -5,7 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelEmitter.h"
 #include "Schedule.h"
 
 #include "KernelEmitter.h"

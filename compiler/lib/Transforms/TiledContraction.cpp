@@ -15,7 +15,8 @@
 // vector per load where the schedule proved it aligned and wholly in or out
 // of bounds, else one element. Loads are guarded (zero beyond M, N, K) and
 // stores too, wherever an extent is not a multiple of the tile's, so any
-// size works.
+// size works. A chunk of a split launch computes the rows (batches) from
+// context.firstRow on; the schedule proved its vectors legal in its pieces.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,10 +46,13 @@ public:
 
 private:
   /// Copies the current k-slice of one operand into local memory, loading
-  /// `width` consecutive elements of its contiguous index at a time.
+  /// `width` consecutive elements of its contiguous index at a time. The
+  /// kernel's rows (columns) of the operand end at `outerBound`, `outerExtent`
+  /// of them from `outerBase`'s first value.
   void emitStageOperand(const DenseMatmul::Operand &operand, int64_t width,
-                        Value local, Value outerBase, int64_t outerExtent,
-                        int64_t blockOuter, int64_t localStride, Value kBase);
+                        Value local, Value outerBase, int64_t outerBound,
+                        int64_t outerExtent, int64_t blockOuter,
+                        int64_t localStride, Value kBase);
   /// The offset from a work-item's first row (column) of its `i`-th one:
   /// groups of vectorWidth consecutive ones, strided by `threads` groups.
   int64_t getRegisterOffset(int64_t threads, int64_t i) const;
@@ -80,6 +84,8 @@ private:
   /// A work-item's first row and column within the work-group's tile.
   Value rowOffset, colOffset;
   int64_t threadsX = 0, threadsY = 0;
+  /// The end of the rows this kernel computes.
+  int64_t rowEnd = 0;
 };
 
 } // namespace
@@ -101,9 +107,9 @@ Value TiledContraction::emitBoundCheck(Value position, int64_t bound,
 
 void TiledContraction::emitStageOperand(const DenseMatmul::Operand &operand,
                                         int64_t width, Value local,
-                                        Value outerBase, int64_t outerExtent,
-                                        int64_t blockOuter, int64_t localStride,
-                                        Value kBase) {
+                                        Value outerBase, int64_t outerBound,
+                                        int64_t outerExtent, int64_t blockOuter,
+                                        int64_t localStride, Value kBase) {
   int64_t threads = threadsX * threadsY;
   int64_t perThread = blockOuter * tile.blockK / (threads * width);
   // Neighbouring work-items take neighbouring addresses of the operand.
@@ -131,7 +137,7 @@ void TiledContraction::emitStageOperand(const DenseMatmul::Operand &operand,
     // The schedule chose `width` so that a vector is wholly in or out of
     // bounds: checking its first element checks all.
     Value outerInBounds =
-        emitBoundCheck(globalOuter, outerExtent, outerExtent, blockOuter);
+        emitBoundCheck(globalOuter, outerBound, outerExtent, blockOuter);
     Value kInBounds = emitBoundCheck(globalK, matmul.kBegin + matmul.k,
                                      matmul.k, tile.blockK);
     Value inBounds = emitBoth(outerInBounds, kInBounds);
@@ -234,7 +240,7 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
   Value col = index.add(
       colBase,
       index.add(colOffset, index.constant(getRegisterOffset(threadsX, c))));
-  Value rowInBounds = emitBoundCheck(row, matmul.m, matmul.m, tile.blockM);
+  Value rowInBounds = emitBoundCheck(row, rowEnd, matmul.m, tile.blockM);
   Value colInBounds = emitBoundCheck(col, matmul.n, matmul.n, tile.blockN);
   Value inBounds = emitBoth(rowInBounds, colInBounds);
   OpBuilder::InsertionGuard insertion(b);
@@ -254,8 +260,9 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
     result = emitAggregate(b, loc, tile::AggregationKind::Add, resultType,
                            evaluator.get(init), result);
   evaluator.define(op.getResult(), emitRound(b, loc, result, resultType));
+  int64_t rows = shape[shape.size() - 2];
   Value linear = index.add(
-      index.mul(index.add(index.mul(batch, matmul.m), row), matmul.n), col);
+      index.mul(index.add(index.mul(batch, rows), row), matmul.n), col);
   emitGroupTail(context, evaluator, 1, linear);
 }
 
@@ -276,11 +283,16 @@ void TiledContraction::emit() {
   threadLinear = index.add(index.mul(threadY, threadsX), threadX);
   rowOffset = index.mul(threadY, tile.vectorWidth);
   colOffset = index.mul(threadX, tile.vectorWidth);
+  int64_t firstBatch = matmul.batched ? context.firstRow : 0;
+  int64_t firstRow = matmul.batched ? 0 : context.firstRow;
+  rowEnd = firstRow + matmul.m;
   batch = matmul.batched
-              ? b.create<gpu::BlockIdOp>(loc, gpu::Dimension::z).getResult()
+              ? index.add(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::z),
+                          index.constant(firstBatch))
               : index.constant(0);
-  rowBase =
-      index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::y), tile.blockM);
+  rowBase = index.add(
+      index.constant(firstRow),
+      index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::y), tile.blockM));
   colBase =
       index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x), tile.blockN);
 
@@ -295,10 +307,10 @@ void TiledContraction::emit() {
     b.setInsertionPointToStart(loop.getBody());
     Value kBase = index.add(index.constant(matmul.kBegin),
                             index.mul(loop.getInductionVar(), tile.blockK));
-    emitStageOperand(matmul.a, tile.stageWidthA, localA, rowBase, matmul.m,
-                     tile.blockM, tile.strideA, kBase);
+    emitStageOperand(matmul.a, tile.stageWidthA, localA, rowBase, rowEnd,
+                     matmul.m, tile.blockM, tile.strideA, kBase);
     emitStageOperand(matmul.b, tile.stageWidthB, localB, colBase, matmul.n,
-                     tile.blockN, tile.strideB, kBase);
+                     matmul.n, tile.blockN, tile.strideB, kBase);
     b.create<gpu::BarrierOp>(loc);
     SmallVector<Value> next = emitSliceProduct(loop.getRegionIterArgs());
     // The next slice overwrites local memory only after everyone read it.

@@ -6,6 +6,8 @@
 
 #include "tilec/Runtime/OpenCL.h"
 
+#include "DeviceFixture.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,24 +28,8 @@ kernel void vadd(global const float *a, global const float *b,
 }
 )";
 
-class DeviceTest : public ::testing::Test {
+class DeviceTest : public tilec::testing::DeviceFixture {
 protected:
-  void SetUp() override {
-    Expected<std::vector<DeviceDescriptor>> devices = enumerateDevices();
-    ASSERT_TRUE(devices) << devices.error().message();
-    Expected<DeviceDescriptor> chosen = selectDevice(*devices, "");
-    ASSERT_TRUE(chosen) << chosen.error().message();
-    descriptor = *chosen;
-    open();
-  }
-
-  /// (Re)opens the device of `descriptor`, with its current profile.
-  void open() {
-    Expected<std::unique_ptr<Device>> opened = Device::open(descriptor);
-    ASSERT_TRUE(opened) << opened.error().message();
-    device = std::move(*opened);
-  }
-
   Expected<Kernel> buildKernel(std::string_view source,
                                std::string_view entry) {
     Expected<std::shared_ptr<const Program>> program =
@@ -69,9 +55,6 @@ protected:
     EXPECT_TRUE(read) << read.error().message();
     return data;
   }
-
-  DeviceDescriptor descriptor;
-  std::unique_ptr<Device> device;
 };
 
 } // namespace

@@ -6,7 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/OpenCLExecutor.h"
+
+#include "DeviceFixture.h"
 
 #include <gtest/gtest.h>
 
@@ -61,32 +63,16 @@ HostTensor iota(DType dtype, const Shape &shape, double scale) {
   return tensor;
 }
 
-class ExecutorTest : public ::testing::Test {
+class ExecutorTest : public tilec::testing::DeviceFixture {
 protected:
-  void SetUp() override {
-    Expected<std::vector<DeviceDescriptor>> devices = enumerateDevices();
-    ASSERT_TRUE(devices) << devices.error().message();
-    Expected<DeviceDescriptor> chosen = selectDevice(*devices, "");
-    ASSERT_TRUE(chosen) << chosen.error().message();
-    descriptor = *chosen;
-    open();
-  }
-
-  /// (Re)opens the device of `descriptor`, with its current profile.
-  void open() {
-    Expected<std::unique_ptr<Device>> opened = Device::open(descriptor);
-    ASSERT_TRUE(opened) << opened.error().message();
-    device = std::move(*opened);
-  }
-
-  Expected<std::unique_ptr<BundleExecutor>> prepare(const Bundle &bundle) {
-    return BundleExecutor::create(*device, bundle, "test.json");
+  Expected<std::unique_ptr<OpenCLExecutor>> prepare(const Bundle &bundle) {
+    return OpenCLExecutor::create(*device, bundle, "test.json");
   }
 
   /// Prepares and runs `bundle`, failing the test on any error.
   BundleRun runOrFail(const Bundle &bundle,
                       const std::vector<HostTensor> &inputs) {
-    Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+    Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
     EXPECT_TRUE(executor) << executor.error().message();
     if (!executor)
       return {};
@@ -94,9 +80,6 @@ protected:
     EXPECT_TRUE(run) << run.error().message();
     return run ? *run : BundleRun();
   }
-
-  DeviceDescriptor descriptor;
-  std::unique_ptr<Device> device;
 };
 
 } // namespace
@@ -114,7 +97,7 @@ TEST_F(ExecutorTest, VectorAdd) {
 }
 
 TEST_F(ExecutorTest, RunsRepeatedlyAndSharesTheProgramCache) {
-  Expected<std::unique_ptr<BundleExecutor>> executor =
+  Expected<std::unique_ptr<OpenCLExecutor>> executor =
       prepare(vectorAddBundle());
   ASSERT_TRUE(executor) << executor.error().message();
   for (double scale : {1.0, -3.0}) {
@@ -123,7 +106,7 @@ TEST_F(ExecutorTest, RunsRepeatedlyAndSharesTheProgramCache) {
     ASSERT_TRUE(run) << run.error().message();
     EXPECT_EQ(run->outputs[0].getDouble(999), 2 * 999 * scale);
   }
-  Expected<std::unique_ptr<BundleExecutor>> second = prepare(vectorAddBundle());
+  Expected<std::unique_ptr<OpenCLExecutor>> second = prepare(vectorAddBundle());
   ASSERT_TRUE(second) << second.error().message();
   EXPECT_EQ(device->cachedProgramCount(), 1u);
 }
@@ -193,7 +176,7 @@ kernel void evens(global float *f, global int *n) {
   bundle.outputs = {0, 1};
   bundle.launches = {launch1D(0, 10, 2, {0, 1})};
 
-  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
   ASSERT_TRUE(executor) << executor.error().message();
   // Twice: the second run is poisoned afresh, not left with the first's
   // results.
@@ -225,7 +208,7 @@ TEST_F(ExecutorTest, LaunchesWithoutWorkItemsAreSkipped) {
 }
 
 TEST_F(ExecutorTest, WrongInputsNameTheInput) {
-  Expected<std::unique_ptr<BundleExecutor>> executor =
+  Expected<std::unique_ptr<OpenCLExecutor>> executor =
       prepare(vectorAddBundle());
   ASSERT_TRUE(executor) << executor.error().message();
   HostTensor good(DType::F32, {1000});
@@ -255,7 +238,7 @@ kernel void broken(global float *x) {
   x[0] = ;
 }
 )";
-  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
   ASSERT_FALSE(executor);
   const std::string &message = executor.error().message();
   EXPECT_EQ(message.rfind("test.json: kernel 'broken' (vadd.tile:7:5) failed "
@@ -278,7 +261,7 @@ void broken(__global float *x) {
   x[0] = ;
 }
 )";
-  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
   ASSERT_FALSE(executor);
   EXPECT_EQ(
       executor.error().message().rfind(
@@ -290,7 +273,7 @@ void broken(__global float *x) {
 TEST_F(ExecutorTest, AMissingEntryPointIsNamed) {
   Bundle bundle = vectorAddBundle();
   bundle.kernels[0].name = "vsub";
-  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
   ASSERT_FALSE(executor);
   EXPECT_EQ(executor.error().message().rfind(
                 "test.json: kernel 'vsub' (vadd.tile:2:3): ", 0),
@@ -301,7 +284,7 @@ TEST_F(ExecutorTest, AMissingEntryPointIsNamed) {
 TEST_F(ExecutorTest, ALaunchFailureNamesTheKernelAndItsSource) {
   Bundle bundle = vectorAddBundle();
   bundle.launches[0].args = {0, 1}; // The kernel takes three.
-  Expected<std::unique_ptr<BundleExecutor>> executor = prepare(bundle);
+  Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
   ASSERT_TRUE(executor) << executor.error().message();
   HostTensor a(DType::F32, {1000});
   Expected<BundleRun> run = (*executor)->run({a, a});
@@ -316,7 +299,7 @@ TEST_F(ExecutorTest, AllocationsAreCheckedAgainstTheProfile) {
   // Each 4000-byte buffer is over a 1 KiB largest allocation.
   descriptor.profile.maxAllocBytes = 1024;
   open();
-  Expected<std::unique_ptr<BundleExecutor>> tooLarge =
+  Expected<std::unique_ptr<OpenCLExecutor>> tooLarge =
       prepare(vectorAddBundle());
   ASSERT_FALSE(tooLarge);
   EXPECT_EQ(tooLarge.error().message().rfind(
@@ -330,7 +313,7 @@ TEST_F(ExecutorTest, AllocationsAreCheckedAgainstTheProfile) {
   descriptor.profile.maxAllocBytes = 4096;
   descriptor.profile.globalMemBytes = 10000;
   open();
-  Expected<std::unique_ptr<BundleExecutor>> tooMuch =
+  Expected<std::unique_ptr<OpenCLExecutor>> tooMuch =
       prepare(vectorAddBundle());
   ASSERT_FALSE(tooMuch);
   EXPECT_EQ(tooMuch.error().message(),

@@ -72,6 +72,14 @@ void expectSameBundle(const Bundle &actual, const Bundle &expected) {
     EXPECT_EQ(actual.buffers[i].dtype, expected.buffers[i].dtype);
     EXPECT_EQ(actual.buffers[i].shape, expected.buffers[i].shape);
     EXPECT_EQ(actual.buffers[i].aliasOf, expected.buffers[i].aliasOf);
+    ASSERT_EQ(actual.buffers[i].pieceOf.has_value(),
+              expected.buffers[i].pieceOf.has_value());
+    if (expected.buffers[i].pieceOf) {
+      EXPECT_EQ(actual.buffers[i].pieceOf->whole,
+                expected.buffers[i].pieceOf->whole);
+      EXPECT_EQ(actual.buffers[i].pieceOf->byteOffset,
+                expected.buffers[i].pieceOf->byteOffset);
+    }
   }
   ASSERT_EQ(actual.launches.size(), expected.launches.size());
   for (size_t i = 0; i < actual.launches.size(); ++i) {
@@ -84,9 +92,34 @@ void expectSameBundle(const Bundle &actual, const Bundle &expected) {
   }
 }
 
-/// The error of parsing the sample bundle after `edit` changed its JSON.
-std::string errorAfter(const std::function<void(json &)> &edit) {
-  json object = json::parse(serializeBundle(sampleBundle()));
+/// The sample bundle with X (32x64 f32, 8192 bytes) stored as two pieces of
+/// 16 rows, buffers 4 and 5, each taken by one launch of the first kernel.
+Bundle splitBundle() {
+  Bundle bundle = sampleBundle();
+  using Kind = BundleBuffer::Kind;
+  bundle.buffers.push_back({"X.0",
+                            Kind::Piece,
+                            DType::F32,
+                            {16, 64},
+                            std::nullopt,
+                            BufferPiece{0, 0}});
+  bundle.buffers.push_back({"X.1",
+                            Kind::Piece,
+                            DType::F32,
+                            {16, 64},
+                            std::nullopt,
+                            BufferPiece{0, 4096}});
+  BundleLaunch second = bundle.launches[0];
+  bundle.launches[0].args[0] = 4;
+  second.args[0] = 5;
+  bundle.launches.insert(bundle.launches.begin() + 1, second);
+  return bundle;
+}
+
+/// The error of parsing `bundle` after `edit` changed its JSON.
+std::string errorAfter(const std::function<void(json &)> &edit,
+                       const Bundle &bundle = sampleBundle()) {
+  json object = json::parse(serializeBundle(bundle));
   edit(object);
   Expected<Bundle> parsed = parseBundle(object.dump(), "b.json");
   if (parsed)
@@ -179,14 +212,18 @@ TEST(BundleTest, OtherFormatsAndVersionsAreRefused) {
             "b.json: not a tilec bundle (no \"format\": \"tilec-bundle\")");
   EXPECT_EQ(
       errorAfter([](json &b) { b["version"] = kBundleFormatVersion + 1; }),
-      "b.json: bundle format version 2 is not supported: this runtime "
-      "reads version 1 (recompile the program with this tilec)");
+      "b.json: bundle format version 3 is not supported: this runtime "
+      "reads version 2 (recompile the program with this tilec)");
   EXPECT_EQ(errorAfter([](json &b) { b.erase("version"); }),
             "b.json: bundle format version null is not supported: this "
-            "runtime reads version 1 (recompile the program with this tilec)");
-  EXPECT_EQ(errorAfter([](json &b) { b["version"] = "1"; }),
-            "b.json: bundle format version \"1\" is not supported: this "
-            "runtime reads version 1 (recompile the program with this tilec)");
+            "runtime reads version 2 (recompile the program with this tilec)");
+  EXPECT_EQ(errorAfter([](json &b) { b["version"] = "2"; }),
+            "b.json: bundle format version \"2\" is not supported: this "
+            "runtime reads version 2 (recompile the program with this tilec)");
+  // Version 1 had no pieces; its files are refused, not misread.
+  EXPECT_EQ(errorAfter([](json &b) { b["version"] = 1; }),
+            "b.json: bundle format version 1 is not supported: this runtime "
+            "reads version 2 (recompile the program with this tilec)");
 }
 
 TEST(BundleTest, WrongTypesNameTheField) {
@@ -210,8 +247,16 @@ TEST(BundleTest, WrongTypesNameTheField) {
             "b.json: buffers[0].shape[1]: expected a non-negative integer "
             "below 2^63, got -4");
   EXPECT_EQ(errorAfter([](json &b) { b["buffers"][2]["kind"] = "scratch"; }),
-            "b.json: buffers[2].kind: expected \"input\", \"output\" or "
-            "\"temporary\", got \"scratch\"");
+            "b.json: buffers[2].kind: expected \"input\", \"output\", "
+            "\"temporary\" or \"piece\", got \"scratch\"");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][2].erase("piece_of"); }),
+            "b.json: buffers[2]: the key 'piece_of' is missing");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][2]["piece_of"] = 3; }),
+            "b.json: buffers[2].piece_of: expected null or an object, got 3");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["buffers"][2]["piece_of"] = {{"buffer", 0}};
+            }),
+            "b.json: buffers[2].piece_of: the key 'byte_offset' is missing");
   EXPECT_EQ(errorAfter([](json &b) { b["buffers"][3]["alias_of"] = -1; }),
             "b.json: buffers[3].alias_of: expected a non-negative integer "
             "below 2^32, got -1");
@@ -300,4 +345,92 @@ TEST(BundleTest, InconsistentBundlesAreRefused) {
               b["buffers"][2]["shape"] = {4294967296, 4294967296};
             }),
             prefix + "buffers[2]: the size of 'XW' overflows");
+}
+
+TEST(BundleTest, PiecesRoundTripThroughJson) {
+  Bundle bundle = splitBundle();
+  std::string text = serializeBundle(bundle);
+  Expected<Bundle> parsed = parseBundle(text, "b.json");
+  ASSERT_TRUE(parsed) << parsed.error().message();
+  expectSameBundle(*parsed, bundle);
+  EXPECT_EQ(serializeBundle(*parsed), text);
+
+  json object = json::parse(text);
+  EXPECT_EQ(object["buffers"][5]["kind"], "piece");
+  EXPECT_EQ(object["buffers"][5]["piece_of"],
+            json({{"buffer", 0}, {"byte_offset", 4096}}));
+  EXPECT_EQ(object["buffers"][0]["piece_of"], nullptr);
+}
+
+TEST(BundleTest, PiecesThatDoNotTileTheirTensorAreRefused) {
+  const std::string prefix = "b.json: inconsistent bundle: ";
+  Bundle split = splitBundle();
+  auto errorOf = [&](const std::function<void(json &)> &edit) {
+    return errorAfter(edit, split);
+  };
+  EXPECT_EQ(errorOf([](json &b) { b["buffers"][4]["piece_of"] = nullptr; }),
+            prefix + "buffers[4]: 'X.0' is a piece without 'piece_of'");
+  EXPECT_EQ(errorOf([](json &b) {
+              b["buffers"][2]["piece_of"] = {{"buffer", 0}, {"byte_offset", 0}};
+            }),
+            prefix + "buffers[2]: 'XW' has 'piece_of' but is not a piece");
+  EXPECT_EQ(errorOf([](json &b) { b["buffers"][5]["piece_of"]["buffer"] = 9; }),
+            prefix + "buffers[5].piece_of.buffer: 9 is out of range (the "
+                     "bundle has 6 buffers)");
+  EXPECT_EQ(errorOf([](json &b) { b["buffers"][5]["piece_of"]["buffer"] = 4; }),
+            prefix + "buffers[5]: 'X.1' is a piece of buffer 4 ('X.0'), "
+                     "which is not a whole tensor (a piece or an alias)");
+  EXPECT_EQ(errorOf([](json &b) { b["buffers"][5]["dtype"] = "i32"; }),
+            prefix + "buffers[5]: piece 'X.1' is i32 but its tensor buffer 0 "
+                     "('X') is f32");
+  // A gap, an overlap, pieces out of order, bytes left over.
+  EXPECT_EQ(errorOf([](json &b) {
+              b["buffers"][5]["piece_of"]["byte_offset"] = 4100;
+            }),
+            prefix + "buffers[5]: piece 'X.1' starts at byte 4100 of buffer "
+                     "0 ('X'), but its pieces so far end at byte 4096 "
+                     "(pieces cover their tensor in order, without gaps or "
+                     "overlaps)");
+  EXPECT_EQ(errorOf([](json &b) {
+              b["buffers"][5]["piece_of"]["byte_offset"] = 4092;
+            }),
+            prefix + "buffers[5]: piece 'X.1' starts at byte 4092 of buffer "
+                     "0 ('X'), but its pieces so far end at byte 4096 "
+                     "(pieces cover their tensor in order, without gaps or "
+                     "overlaps)");
+  EXPECT_EQ(errorOf([](json &b) {
+              b["buffers"][4]["piece_of"]["byte_offset"] = 4096;
+              b["buffers"][5]["piece_of"]["byte_offset"] = 0;
+            }),
+            prefix + "buffers[4]: piece 'X.0' starts at byte 4096 of buffer "
+                     "0 ('X'), but its pieces so far end at byte 0 (pieces "
+                     "cover their tensor in order, without gaps or "
+                     "overlaps)");
+  EXPECT_EQ(errorOf([](json &b) {
+              b["buffers"][5]["shape"] = {15, 64};
+            }),
+            prefix + "buffers[0]: the pieces of 'X' cover 7936 of its 8192 "
+                     "bytes");
+  // A tensor stored as pieces has no storage: launches and aliases cannot
+  // name it.
+  EXPECT_EQ(errorOf([](json &b) { b["launches"][1]["args"][0] = 0; }),
+            prefix + "launches[1].args[0]: buffer 0 ('X') is stored as "
+                     "pieces; a launch takes its pieces");
+  EXPECT_EQ(errorOf([](json &b) {
+              b["buffers"][3]["alias_of"] = 0;
+              b["buffers"][3]["shape"] = {2048};
+            }),
+            prefix + "buffers[3]: 'Y' is an alias of buffer 0 ('X'), which "
+                     "is stored as pieces");
+  EXPECT_EQ(errorOf([](json &b) {
+              b["buffers"][3]["alias_of"] = 4;
+              b["buffers"][3]["shape"] = {1024};
+            }),
+            prefix + "buffers[3]: 'Y' is an alias of buffer 4 ('X.0'), a "
+                     "piece (aliases name a whole tensor)");
+  EXPECT_EQ(errorOf([](json &b) {
+              b["buffers"][4]["alias_of"] = 2;
+              b["buffers"][4]["shape"] = {8, 64};
+            }),
+            prefix + "buffers[4]: piece 'X.0' cannot be an alias");
 }

@@ -2,8 +2,9 @@
 //
 // The runtime's Bundle (tilec/Runtime/Bundle.h) is a plain description of a
 // kernel-IR module: its buffers come from the host function's arguments and
-// allocations, its launches from the gpu.launch_func ops in order, its code
-// from the OpenCL printer.
+// allocations (pieces of split tensors are allocations with tile.piece_of), its
+// launches from the gpu.launch_func ops in order, its code from the OpenCL
+// printer.
 //
 //===----------------------------------------------------------------------===//
 

@@ -4,7 +4,10 @@
 // Tile function, and nothing that needs the compiler: the kernels' code per
 // target, the buffers (inputs, outputs, temporaries, and aliases for
 // reshapes), and the launches in order with their geometry and buffer
-// arguments. `tilec compile --emit bundle` writes one; `tile-run` and
+// arguments. A tensor larger than the device's largest allocation is stored
+// as pieces, each a buffer of its own holding a contiguous range of the
+// tensor's bytes (docs/scheduler.md, "Splitting"); the host sees it whole.
+// `tilec compile --emit bundle` writes one; `tile-run` and
 // `tilec run` execute it. The file form is JSON (format "tilec-bundle",
 // with a version that readers check), so it can grow targets (SPIR-V
 // binaries, MSL) without breaking old readers.
@@ -26,10 +29,22 @@
 namespace tilec {
 
 /// The version of the bundle format this runtime reads and writes.
-inline constexpr int kBundleFormatVersion = 1;
+inline constexpr int kBundleFormatVersion = 2;
+
+/// Where a piece lies in the tensor it is part of.
+struct BufferPiece {
+  /// The whole tensor: indexes `Bundle::buffers`.
+  unsigned whole = 0;
+  /// The piece's first byte within the whole tensor's C-ordered bytes.
+  uint64_t byteOffset = 0;
+};
 
 struct BundleBuffer {
-  enum class Kind { Input, Output, Temporary };
+  /// A Piece holds part of an input, output or temporary that is too large
+  /// for one allocation. The pieces of a tensor cover its bytes in order,
+  /// without gaps or overlaps; a tensor with pieces has no storage of its
+  /// own, so launches take its pieces, never the tensor itself.
+  enum class Kind { Input, Output, Temporary, Piece };
   std::string name;
   Kind kind = Kind::Temporary;
   DType dtype = DType::F32;
@@ -37,6 +52,8 @@ struct BundleBuffer {
   /// Set when this buffer is another buffer's storage under a new shape (a
   /// reshape): no allocation, no copy. Indexes `Bundle::buffers`.
   std::optional<unsigned> aliasOf;
+  /// Set exactly on pieces.
+  std::optional<BufferPiece> pieceOf;
 };
 
 struct BundleLaunch {
@@ -59,6 +76,10 @@ struct BundleKernel {
   /// exact from the program (for `tilec bench`).
   double flops = 0;
   double bytes = 0;
+  /// Metal Shading Language source of this kernel alone, translated from its
+  /// SPIR-V entry point by SPIRV-Cross (the buffer of argument i is
+  /// `[[buffer(i)]]`); empty when the bundle was not compiled for Metal.
+  std::string msl;
 };
 
 struct Bundle {
@@ -67,8 +88,14 @@ struct Bundle {
   /// The Tile function's name.
   std::string function;
   std::vector<BundleKernel> kernels;
-  /// OpenCL C 1.2 source of every kernel (one program).
+  /// OpenCL C 1.2 source of every kernel (one program); empty when the
+  /// bundle was not compiled for OpenCL.
   std::string openclSource;
+  /// One SPIR-V module for Vulkan compute with an entry point per kernel,
+  /// named as the kernel, its work-group size fixed in the module; empty when
+  /// the bundle was not compiled for Vulkan. Argument i of a kernel is the
+  /// storage buffer at descriptor set 0, binding i (docs/codegen.md).
+  std::vector<uint32_t> spirv;
   std::vector<BundleBuffer> buffers;
   /// Parameters in declaration order and results in `-> (...)` order:
   /// indexes into `buffers`.
@@ -83,7 +110,8 @@ struct Bundle {
 std::string serializeBundle(const Bundle &bundle);
 /// Parses and validates the JSON file form (`name` for messages): a
 /// truncated or corrupt file, another format version, or an inconsistent
-/// bundle (an index out of range, an alias of another size) is an error.
+/// bundle (an index out of range, an alias of another size, pieces that do
+/// not tile their tensor) is an error.
 Expected<Bundle> parseBundle(const std::string &text, const std::string &name);
 Expected<Bundle> readBundle(const std::string &path);
 /// Writes atomically (a temporary file, then a rename).

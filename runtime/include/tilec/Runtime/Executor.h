@@ -1,13 +1,13 @@
-//===- Executor.h - Running a bundle on an OpenCL device --------*- C++ -*-===//
+//===- Executor.h - Running a bundle on a device, any backend ---*- C++ -*-===//
 //
-// Runs a Bundle on an opened OpenCL device: allocates its buffers (aliases
-// share their target's storage), builds its program, then, for each run,
-// uploads the inputs, poisons the outputs and temporaries so that elements
-// no kernel writes stand out, launches the kernels in order and reads the
-// outputs back, with each launch's device time from its event.
+// What every runtime backend offers once a bundle is prepared on one of its
+// devices: run it on host data and get host results with each launch's
+// device time. The OpenCL backend (OpenCLExecutor.h) and the Vulkan backend
+// (VulkanExecutor.h) implement it, so tools and the JIT run bundles without
+// knowing which API is underneath.
 //
-// An executor is prepared once and may run many times (`tilec bench`); the
-// device's program cache makes a second executor of the same bundle cheap.
+// Every executor poisons outputs and temporaries (all bytes 0xFF) before
+// each run, so that elements no kernel writes stand out.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,21 +16,22 @@
 
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/HostTensor.h"
-#include "tilec/Runtime/OpenCL.h"
 #include "tilec/Runtime/Status.h"
 
 #include <cstdint>
-#include <memory>
 #include <optional>
-#include <string>
+#include <string_view>
 #include <vector>
 
 namespace tilec {
 
-/// The options a bundle's OpenCL C is built with on `device`: OpenCL C 1.2,
-/// no relaxed math, and correctly rounded f32 division and square root where
-/// the device offers them (OpenCL 1.2 otherwise allows 2.5 and 3 ulp).
-std::string getBundleBuildOptions(const opencl::Device &device);
+/// The APIs a bundle can run through.
+enum class Backend : uint8_t { OpenCL, Vulkan };
+
+/// "opencl" or "vulkan": the spelling of `--backend`.
+const char *backendName(Backend backend);
+/// The backend spelt `name`, or nullopt.
+std::optional<Backend> parseBackend(std::string_view name);
 
 /// Checks `inputs`, one per `bundle.inputs` in that order, against the
 /// bundle's dtypes and shapes; the error names the first input that differs
@@ -47,47 +48,20 @@ struct BundleRun {
   std::vector<uint64_t> launchNs;
 };
 
-class BundleExecutor {
+/// A bundle prepared on one device: buffers allocated, kernels built. It
+/// may run many times. Not thread-safe: one run at a time.
+class Executor {
 public:
-  /// Prepares `bundle` on `device`, which must outlive the executor: checks
-  /// that its buffers fit the device's profile (each allocation and their
-  /// total), allocates them, builds the program and creates the kernels.
-  /// `name` (the bundle's file, say) prefixes every message.
-  static Expected<std::unique_ptr<BundleExecutor>>
-  create(opencl::Device &device, Bundle bundle, std::string name);
+  virtual ~Executor() = default;
+
+  virtual Backend backend() const = 0;
+  virtual const Bundle &bundle() const = 0;
 
   /// Runs the bundle once on `inputs` (one per `Bundle::inputs`, in order):
-  /// uploads them, fills every output and temporary with 0xFF bytes (NaN
-  /// floats, -1 integers), launches every kernel in order and reads the
-  /// outputs back. A failure names the kernel and its source location.
-  Expected<BundleRun> run(const std::vector<HostTensor> &inputs);
-
-  const Bundle &bundle() const { return program; }
-
-  BundleExecutor(const BundleExecutor &) = delete;
-  BundleExecutor &operator=(const BundleExecutor &) = delete;
-
-private:
-  BundleExecutor(opencl::Device &device, Bundle bundle, std::string name)
-      : device(device), program(std::move(bundle)), label(std::move(name)) {}
-
-  Status allocateBuffers();
-  Status buildKernels();
-  /// Enqueues the fill of every output and temporary with 0xFF bytes.
-  Status poisonResults();
-  /// The buffer that holds the storage of bundle buffer `index`.
-  const opencl::Buffer &storageOf(unsigned index) const;
-  /// "kernel 'k0' (mm.tile:3:3)", for messages.
-  std::string describeKernel(unsigned kernel) const;
-  /// `message` prefixed with the bundle's name, keeping the driver code.
-  Error fail(const std::string &message, int driverCode = 0) const;
-
-  opencl::Device &device;
-  Bundle program;
-  std::string label;
-  /// One per bundle buffer; empty for aliases, which use their target's.
-  std::vector<std::optional<opencl::Buffer>> storage;
-  std::vector<opencl::Kernel> kernels;
+  /// uploads them, poisons every output and temporary, launches every
+  /// kernel in order and reads the outputs back. A failure names the kernel
+  /// and its source location.
+  virtual Expected<BundleRun> run(const std::vector<HostTensor> &inputs) = 0;
 };
 
 } // namespace tilec

@@ -1,12 +1,13 @@
-//===- Executor.cpp - Running a bundle on an OpenCL device ----------------===//
+//===- OpenCLExecutor.cpp - Running a bundle on an OpenCL device ----------===//
 
-#include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/OpenCLExecutor.h"
 
 #include "Failure.h"
 
 #include "tilec/Runtime/TensorSummary.h"
 
 #include <cstdlib>
+#include <functional>
 #include <limits>
 
 using namespace tilec;
@@ -19,29 +20,11 @@ static uint64_t byteSize(const BundleBuffer &buffer) {
          dtypeSize(buffer.dtype);
 }
 
-Status tilec::checkBundleInputs(const Bundle &bundle,
-                                const std::vector<HostTensor> &inputs) {
-  if (inputs.size() != bundle.inputs.size())
-    return Error("the bundle of '" + bundle.function + "' takes " +
-                 std::to_string(bundle.inputs.size()) + " inputs, not " +
-                 std::to_string(inputs.size()));
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const BundleBuffer &expected = bundle.buffers[bundle.inputs[i]];
-    const HostTensor &actual = inputs[i];
-    if (actual.dtype() != expected.dtype || actual.shape() != expected.shape)
-      return Error("input '" + expected.name + "' is " +
-                   formatTensorType(actual.dtype(), actual.shape()) +
-                   " but the bundle expects " +
-                   formatTensorType(expected.dtype, expected.shape));
-  }
-  return Status::success();
-}
-
-Error BundleExecutor::fail(const std::string &message, int driverCode) const {
+Error OpenCLExecutor::fail(const std::string &message, int driverCode) const {
   return Error(label + ": " + message, driverCode);
 }
 
-std::string BundleExecutor::describeKernel(unsigned kernel) const {
+std::string OpenCLExecutor::describeKernel(unsigned kernel) const {
   const BundleKernel &info = program.kernels[kernel];
   std::string text = "kernel " + quoted(info.name);
   if (!info.sourceLocation.empty())
@@ -49,15 +32,15 @@ std::string BundleExecutor::describeKernel(unsigned kernel) const {
   return text;
 }
 
-const Buffer &BundleExecutor::storageOf(unsigned index) const {
+const Buffer &OpenCLExecutor::storageOf(unsigned index) const {
   const BundleBuffer &buffer = program.buffers[index];
   return *storage[buffer.aliasOf ? *buffer.aliasOf : index];
 }
 
-Expected<std::unique_ptr<BundleExecutor>>
-BundleExecutor::create(Device &device, Bundle bundle, std::string name) {
-  std::unique_ptr<BundleExecutor> executor(
-      new BundleExecutor(device, std::move(bundle), std::move(name)));
+Expected<std::unique_ptr<OpenCLExecutor>>
+OpenCLExecutor::create(Device &device, Bundle bundle, std::string name) {
+  std::unique_ptr<OpenCLExecutor> executor(
+      new OpenCLExecutor(device, std::move(bundle), std::move(name)));
   if (Status status = executor->allocateBuffers(); !status)
     return status.error();
   if (Status status = executor->buildKernels(); !status)
@@ -65,13 +48,22 @@ BundleExecutor::create(Device &device, Bundle bundle, std::string name) {
   return executor;
 }
 
-Status BundleExecutor::allocateBuffers() {
+bool OpenCLExecutor::ownsStorage(unsigned index) const {
+  return !program.buffers[index].aliasOf && pieces[index].empty();
+}
+
+Status OpenCLExecutor::allocateBuffers() {
+  pieces.assign(program.buffers.size(), {});
+  for (unsigned i = 0; i < program.buffers.size(); ++i)
+    if (const std::optional<BufferPiece> &piece = program.buffers[i].pieceOf)
+      pieces[piece->whole].push_back(i);
+
   // The footprint as a whole first: each allocation may fit the device while
   // all of them together do not.
   uint64_t total = 0;
-  for (const BundleBuffer &buffer : program.buffers)
-    if (!buffer.aliasOf)
-      total += byteSize(buffer);
+  for (unsigned i = 0; i < program.buffers.size(); ++i)
+    if (ownsStorage(i))
+      total += byteSize(program.buffers[i]);
   const DeviceProfile &profile = device.profile();
   if (total > profile.globalMemBytes)
     return fail("the buffers of '" + program.function + "' take " +
@@ -81,9 +73,9 @@ Status BundleExecutor::allocateBuffers() {
                 " (global_mem_bytes of its profile)");
 
   storage.resize(program.buffers.size());
-  for (size_t i = 0; i < program.buffers.size(); ++i) {
+  for (unsigned i = 0; i < program.buffers.size(); ++i) {
     const BundleBuffer &buffer = program.buffers[i];
-    if (buffer.aliasOf)
+    if (!ownsStorage(i))
       continue;
     uint64_t bytes = byteSize(buffer);
     if (bytes > std::numeric_limits<size_t>::max())
@@ -161,7 +153,7 @@ static unsigned firstErrorLine(const std::string &log) {
   return 0;
 }
 
-Status BundleExecutor::buildKernels() {
+Status OpenCLExecutor::buildKernels() {
   Expected<std::shared_ptr<const Program>> built = device.buildProgram(
       program.openclSource, getBundleBuildOptions(device), program.function);
   if (!built) {
@@ -194,11 +186,27 @@ Status BundleExecutor::buildKernels() {
   return Status::success();
 }
 
-Status BundleExecutor::poisonResults() {
+Status OpenCLExecutor::forEachPart(
+    unsigned index,
+    const std::function<Status(const Buffer &, uint64_t)> &visit) const {
+  if (pieces[index].empty())
+    return visit(storageOf(index), 0);
+  for (unsigned piece : pieces[index])
+    if (Status status =
+            visit(storageOf(piece), program.buffers[piece].pieceOf->byteOffset);
+        !status)
+      return status;
+  return Status::success();
+}
+
+Status OpenCLExecutor::poisonResults() {
   const cl_uchar pattern = 0xFF;
-  for (size_t i = 0; i < program.buffers.size(); ++i) {
+  for (unsigned i = 0; i < program.buffers.size(); ++i) {
     const BundleBuffer &buffer = program.buffers[i];
-    if (buffer.aliasOf || buffer.kind == BundleBuffer::Kind::Input ||
+    BundleBuffer::Kind kind = buffer.pieceOf
+                                  ? program.buffers[buffer.pieceOf->whole].kind
+                                  : buffer.kind;
+    if (!ownsStorage(i) || kind == BundleBuffer::Kind::Input ||
         storage[i]->size() == 0)
       continue;
     cl_int status = clEnqueueFillBuffer(
@@ -213,12 +221,16 @@ Status BundleExecutor::poisonResults() {
   return Status::success();
 }
 
-Expected<BundleRun> BundleExecutor::run(const std::vector<HostTensor> &inputs) {
+Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
   if (Status status = checkBundleInputs(program, inputs); !status)
     return fail(status.error().message());
   for (size_t i = 0; i < inputs.size(); ++i)
-    if (Status status = device.write(storageOf(program.inputs[i]),
-                                     inputs[i].data(), inputs[i].sizeInBytes());
+    if (Status status =
+            forEachPart(program.inputs[i],
+                        [&](const Buffer &part, uint64_t byteOffset) {
+                          return device.write(
+                              part, inputs[i].data() + byteOffset, part.size());
+                        });
         !status)
       return fail(status.error().message(), status.error().driverCode());
   if (Status status = poisonResults(); !status)
@@ -267,8 +279,11 @@ Expected<BundleRun> BundleExecutor::run(const std::vector<HostTensor> &inputs) {
   for (unsigned output : program.outputs) {
     const BundleBuffer &buffer = program.buffers[output];
     HostTensor tensor(buffer.dtype, buffer.shape);
-    if (Status status =
-            device.read(storageOf(output), tensor.data(), tensor.sizeInBytes());
+    if (Status status = forEachPart(
+            output,
+            [&](const Buffer &part, uint64_t byteOffset) {
+              return device.read(part, tensor.data() + byteOffset, part.size());
+            });
         !status)
       return fail(status.error().message(), status.error().driverCode());
     result.outputs.push_back(std::move(tensor));
