@@ -286,9 +286,11 @@ void HostLowering::collectBuffers(KernelInfo &info, const KernelGroup &group) {
       info.accesses.push_back({input, tensorTypeOf(input), aligned, why});
     }
   }
+  // A stored value has the group's shape, not always its element type (a
+  // fused cast): its pieces follow its own bytes.
   for (Value value : group.stored) {
     info.writes.insert(value);
-    info.accesses.push_back({value, type, true, ""});
+    info.accesses.push_back({value, tensorTypeOf(value), true, ""});
   }
 }
 
