@@ -577,12 +577,16 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
     return getChunkBuffer(hostBuffer, firstRow,
                           info.viewRowElements.lookup(root));
   };
-  // The schedule proved its staging vectors aligned from the tensors' starts
-  // only; a chunk addresses pieces from theirs, so it stages by scalars.
+  // A chunk addresses each piece from the piece's start: its staging
+  // vectors must be aligned from there.
   if (isChunk && schedule.kind == ScheduleKind::TiledContraction) {
-    schedule.tile.stageWidthA = schedule.tile.stageWidthB = 1;
-    schedule.reason += "; in this chunk A and B are staged with scalar loads "
-                       "(a chunk of a split launch)";
+    auto contract = cast<tile::ContractOp>(group.ops[0]);
+    auto bufferStart = [&](const DenseMatmul::Operand &operand) {
+      Value root = getRoot(contract.getInputs()[operand.input]);
+      return pieceOffsets.lookup(chunkBuffer(root, hostBuffers.lookup(root)));
+    };
+    narrowStagingToChunk(schedule, firstRow, bufferStart(schedule.matmul->a),
+                         bufferStart(schedule.matmul->b));
   }
   SmallVector<Value> argumentValues;
   llvm::DenseMap<Value, unsigned> argumentOf;

@@ -131,6 +131,15 @@ Schedule scheduleContraction(tile::ContractOp op, const ContractionSpace &space,
                              const TupleCount &tuples,
                              const DeviceProfile &profile);
 
+/// Narrows the staging loads of tiled schedule `schedule`, restricted to a
+/// chunk of a split launch whose rows (batches, for a batched product)
+/// start at `firstRow`, to vectors that are legal in the chunk: aligned from
+/// the start of the buffers it addresses for A and B, which hold their
+/// tensors from elements `bufferStartA` and `bufferStartB` on, and wholly
+/// inside or outside its rows. The schedule's reason says what narrowed.
+void narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
+                          int64_t bufferStartA, int64_t bufferStartB);
+
 /// Checks that `schedule` fits `profile` (work-group size and shape, local
 /// memory, registers); reports an error at `loc` and fails otherwise.
 mlir::LogicalResult verifyScheduleFits(const Schedule &schedule,

@@ -171,37 +171,106 @@ static int64_t getMemoryVectorWidth(const DeviceProfile &profile,
   return llvm::bit_floor(std::clamp<uint32_t>(preferred, 1, 8));
 }
 
-/// The most elements of `operand` (at most `limit`) that one global load
-/// can stage: consecutive along its contiguous index (k, or the outer index
-/// i or j), each vector aligned (its first address a multiple of the width)
-/// and wholly inside or outside the operand's bounds, and the tile's
-/// vectors spread evenly over the work-items. 1 when no vector qualifies,
-/// with `why` saying so.
+namespace {
+/// The part of a tiled-schedule operand that a kernel, or one chunk of a
+/// split launch, stages.
+struct StageWindow {
+  /// The operand's first outer index (row of A, column of B) the kernel
+  /// reads, and how many from there on.
+  int64_t firstOuter = 0, outerExtent = 0;
+  /// The element of the operand's tensor at which the buffer the kernel
+  /// addresses starts: a piece's offset, 0 for a whole buffer.
+  int64_t bufferStart = 0;
+};
+} // namespace
+
+/// Why one global load cannot stage `width` consecutive elements of
+/// `operand` (whose outer index is `outerName`) in `window`; empty when it
+/// can. The vector runs along the operand's contiguous index. It must start
+/// at a multiple of `width` elements from the start of the buffer addressed
+/// for every work-item, lie wholly inside or outside the operand's bounds
+/// (so that checking its first element guards all), and the tile's vectors
+/// must spread evenly over the work-items.
+static std::string getStageObstacle(const DenseMatmul &matmul,
+                                    const DenseMatmul::Operand &operand,
+                                    StringRef outerName,
+                                    const StageWindow &window,
+                                    int64_t blockOuter, int64_t blockK,
+                                    int64_t threads, int64_t width) {
+  bool alongK = operand.kStride == 1;
+  std::string outer = outerName.str();
+  if (!alongK && operand.outerStride != 1)
+    return "it is contiguous neither along k nor along " + outer;
+  std::string w = std::to_string(width);
+  int64_t tileExtent = alongK ? blockK : blockOuter;
+  if (tileExtent % width != 0 || (blockOuter * blockK / width) % threads != 0)
+    return "the tile's slice does not split into vectors of " + w +
+           " evenly over the work-items";
+  // The address is constant + batch*batchStride + outer*outerStride +
+  // k*kStride - bufferStart. Along the contiguous index, the tiles reach
+  // the first index plus multiples of the width; the other indices take
+  // any value, so their strides must be multiples of the width.
+  int64_t first = operand.constant - window.bufferStart +
+                  (alongK ? matmul.kBegin : window.firstOuter);
+  if (first % width != 0)
+    return "its first element is element " + std::to_string(first) +
+           " of the buffer read, not a multiple of " + w;
+  int64_t otherStride = alongK ? operand.outerStride : operand.kStride;
+  if (otherStride % width != 0)
+    return "its stride along " + (alongK ? outer : "k") + " (" +
+           std::to_string(otherStride) + ") is not a multiple of " + w;
+  if (matmul.batched && operand.batchStride % width != 0)
+    return "its batch stride (" + std::to_string(operand.batchStride) +
+           ") is not a multiple of " + w;
+  int64_t extent = alongK ? matmul.k : window.outerExtent;
+  if (extent % width != 0)
+    return "its extent along " + (alongK ? "k" : outer) + " (" +
+           std::to_string(extent) + ") is not a multiple of " + w +
+           ", so a vector could cross it";
+  return "";
+}
+
+/// The most elements of `operand` (at most `limit`, a power of 2) that one
+/// global load can stage in `window`. `why` says why not `limit`, if not.
 static int64_t getStageWidth(const DenseMatmul &matmul,
                              const DenseMatmul::Operand &operand,
-                             int64_t outerExtent, int64_t blockOuter,
-                             int64_t blockK, int64_t threads, int64_t limit,
-                             std::string &why) {
-  bool alongK = operand.kStride == 1;
-  if (!alongK && operand.outerStride != 1) {
-    why = "neither k nor its other index is contiguous";
-    return 1;
-  }
-  // The address is constant + batch*batchStride + outer*outerStride +
-  // k*kStride, with the vector along the index of stride 1.
-  int64_t tileExtent = alongK ? blockK : blockOuter;
-  int64_t first = alongK ? operand.constant + matmul.kBegin : operand.constant;
-  int64_t otherStride = alongK ? operand.outerStride : operand.kStride;
-  int64_t extent = alongK ? matmul.k : outerExtent;
-  for (int64_t width = limit; width > 1; width /= 2)
-    if (tileExtent % width == 0 &&
-        (blockOuter * blockK / width) % threads == 0 && first % width == 0 &&
-        otherStride % width == 0 && operand.batchStride % width == 0 &&
-        extent % width == 0)
+                             StringRef outerName, const StageWindow &window,
+                             int64_t blockOuter, int64_t blockK,
+                             int64_t threads, int64_t limit, std::string &why) {
+  why.clear();
+  // Legality at a width implies it at every smaller power of 2.
+  for (int64_t width = limit; width > 1; width /= 2) {
+    std::string obstacle = getStageObstacle(matmul, operand, outerName, window,
+                                            blockOuter, blockK, threads, width);
+    if (obstacle.empty())
       return width;
-  why = "its contiguous extent (" + std::to_string(extent) +
-        "), offset or strides are not multiples of a vector";
+    // Scalar loads say why vectors of 2 fail, narrower ones why `limit`.
+    if (why.empty() || width == 2)
+      why = std::move(obstacle);
+  }
   return 1;
+}
+
+/// How one operand is staged, for --explain.
+static std::string describeStage(int64_t width, int64_t limit,
+                                 const std::string &why) {
+  if (width == 1)
+    return "scalar loads (" + why + ")";
+  std::string text = "loads of " + std::to_string(width) + " elements";
+  if (width < limit)
+    text += " (not " + std::to_string(limit) + ": " + why + ")";
+  return text;
+}
+
+/// How a work-item reads its register tile's operands, for --explain.
+static std::string describeRegisterReads(const TileSizes &tile) {
+  if (tile.vectorWidth == 1)
+    return "each work-item reads its register tile's operands from local "
+           "memory one at a time (its tile is " +
+           std::to_string(tile.regM) + "x" + std::to_string(tile.regN) + ")";
+  return "each work-item owns groups of " + std::to_string(tile.vectorWidth) +
+         " consecutive rows and columns and reads each group from local "
+         "memory as one vector";
 }
 
 /// The part of --explain's reason about vectors.
@@ -211,21 +280,45 @@ static std::string describeVectors(const TileSizes &tile, int64_t vectorWidth,
                                    const DeviceProfile &profile) {
   if (vectorWidth == 1)
     return "; no vectors (the device prefers scalars)";
-  auto describeStage = [](int64_t width, const std::string &why) {
-    return width > 1 ? "loads of " + std::to_string(width) + " elements"
-                     : "scalar loads (" + why + ")";
-  };
   return "; vectors of up to " + std::to_string(vectorWidth) + " elements (" +
          (profile.type == DeviceType::GPU
               ? "GPU: one 128-bit load per work-item instead of " +
                     std::to_string(vectorWidth) + " scalar ones"
               : "the device's preferred vector width, at most 8") +
-         "): each work-item owns groups of " +
-         std::to_string(tile.vectorWidth) +
-         " consecutive rows and columns and reads each group from local "
-         "memory as one vector; A is staged with " +
-         describeStage(tile.stageWidthA, whyA) + ", B with " +
-         describeStage(tile.stageWidthB, whyB);
+         "): " + describeRegisterReads(tile) + "; A is staged with " +
+         describeStage(tile.stageWidthA, vectorWidth, whyA) + ", B with " +
+         describeStage(tile.stageWidthB, vectorWidth, whyB);
+}
+
+void lowering::narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
+                                    int64_t bufferStartA,
+                                    int64_t bufferStartB) {
+  const DenseMatmul &matmul = *schedule.matmul;
+  TileSizes &tile = schedule.tile;
+  int64_t threads = schedule.localSize[0] * schedule.localSize[1];
+  auto narrow = [&](StringRef name, const DenseMatmul::Operand &operand,
+                    StringRef outerName, const StageWindow &window,
+                    int64_t blockOuter, int64_t &width) {
+    if (width == 1)
+      return;
+    std::string why;
+    int64_t chunkWidth =
+        getStageWidth(matmul, operand, outerName, window, blockOuter,
+                      tile.blockK, threads, width, why);
+    if (chunkWidth == width)
+      return;
+    schedule.reason += ("; in this chunk " + name + " is staged with " +
+                        describeStage(chunkWidth, width, why))
+                           .str();
+    width = chunkWidth;
+  };
+  // A batched product is chunked along the batch, whose stride the
+  // schedule already proved a multiple of the width.
+  int64_t firstRowOfA = matmul.batched ? 0 : firstRow;
+  narrow("A", matmul.a, "the rows", {firstRowOfA, matmul.m, bufferStartA},
+         tile.blockM, tile.stageWidthA);
+  narrow("B", matmul.b, "the columns", {0, matmul.n, bufferStartB}, tile.blockN,
+         tile.stageWidthB);
 }
 
 /// The element type of contraction input `input`.
@@ -267,18 +360,20 @@ tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
     // An operand stored in another type than the kernel computes in is
     // converted element by element.
     auto stageWidth = [&](const DenseMatmul::Operand &operand,
-                          int64_t outerExtent, int64_t blockOuter,
-                          std::string &why) -> int64_t {
+                          StringRef outerName, int64_t outerExtent,
+                          int64_t blockOuter, std::string &why) -> int64_t {
       if (getInputType(op, operand.input) != computeType) {
         why = "it is converted as it is loaded";
         return 1;
       }
-      return getStageWidth(matmul, operand, outerExtent, blockOuter, blockK,
-                           threads, vectorWidth, why);
+      return getStageWidth(matmul, operand, outerName, {0, outerExtent, 0},
+                           blockOuter, blockK, threads, vectorWidth, why);
     };
     std::string whyA, whyB;
-    int64_t stageWidthA = stageWidth(matmul.a, matmul.m, shape.blockM, whyA);
-    int64_t stageWidthB = stageWidth(matmul.b, matmul.n, shape.blockN, whyB);
+    int64_t stageWidthA =
+        stageWidth(matmul.a, "the rows", matmul.m, shape.blockM, whyA);
+    int64_t stageWidthB =
+        stageWidth(matmul.b, "the columns", matmul.n, shape.blockN, whyB);
     Schedule schedule;
     schedule.kind = ScheduleKind::TiledContraction;
     schedule.localSize = {threadsX, threadsY, 1};
