@@ -36,12 +36,11 @@ static bool isVectorElement(Type element) {
 FailureOr<std::string> KernelPrinter::valueType(Location loc, Type type) {
   if (auto vector = dyn_cast<VectorType>(type)) {
     if (vector.getRank() != 1 || vector.isScalable() ||
-        !llvm::is_contained({2, 4, 8, 16}, vector.getNumElements()) ||
+        !llvm::is_contained({2, 4}, vector.getNumElements()) ||
         !isVectorElement(vector.getElementType()))
       return emitError(loc) << "type " << type
                             << " is not part of the kernel IR (vectors have "
-                               "2, 4, 8 or 16 elements of f32, f64 or i8 to "
-                               "i64)";
+                               "2 or 4 elements of f32, f64 or i8 to i64)";
     FailureOr<std::string> element = valueType(loc, vector.getElementType());
     if (failed(element))
       return failure();

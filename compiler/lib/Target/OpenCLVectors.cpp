@@ -15,7 +15,6 @@
 #include "OpenCLEmitter.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
@@ -69,9 +68,9 @@ FailureOr<std::string> KernelPrinter::translateVector(Operation *op) {
                                 "with one constant position only";
     if (failed(valueType(op->getLoc(), extract.getSourceVectorType())))
       return failure();
-    // Components are numbered in hex: .s0 to .sf.
+    // Components are .s0 to .s3 (the kernel IR's vectors have 2 or 4).
     return operand(extract.getVector()) + ".s" +
-           llvm::utohexstr(position.front(), /*LowerCase=*/true);
+           std::to_string(position.front());
   }
   if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
     if (isa<VectorType>(broadcast.getSourceType()))

@@ -159,8 +159,9 @@ constexpr int64_t kBlockKs[] = {16, 8, 4, 2, 1};
 /// lane loads up to 128 bits with one instruction (LDG.128 and LDS.128 on
 /// NVIDIA, dwordx4 on AMD): four floats per load cut the load instructions
 /// that bound the inner loop's local-memory reads by 4. A CPU's vector
-/// registers hold its preferred width; beyond 8 elements a work-item's
-/// vectors only add register pressure.
+/// registers hold its preferred width. Either way at most 4 elements: the
+/// kernel IR allows vectors of 2 and 4 only (docs/kernel-ir.md), the widths
+/// that every target, SPIR-V for Vulkan included, has.
 static int64_t getMemoryVectorWidth(const DeviceProfile &profile,
                                     int64_t elementBytes) {
   if (profile.type == DeviceType::GPU)
@@ -168,7 +169,7 @@ static int64_t getMemoryVectorWidth(const DeviceProfile &profile,
   uint32_t preferred = elementBytes == 8
                            ? profile.preferredVectorWidth.doubleWidth
                            : profile.preferredVectorWidth.floatWidth;
-  return llvm::bit_floor(std::clamp<uint32_t>(preferred, 1, 8));
+  return llvm::bit_floor(std::clamp<uint32_t>(preferred, 1, 4));
 }
 
 namespace {
@@ -284,7 +285,7 @@ static std::string describeVectors(const TileSizes &tile, int64_t vectorWidth,
          (profile.type == DeviceType::GPU
               ? "GPU: one 128-bit load per work-item instead of " +
                     std::to_string(vectorWidth) + " scalar ones"
-              : "the device's preferred vector width, at most 8") +
+              : "the device's preferred vector width, at most 4") +
          "): " + describeRegisterReads(tile) + "; A is staged with " +
          describeStage(tile.stageWidthA, vectorWidth, whyA) + ", B with " +
          describeStage(tile.stageWidthB, vectorWidth, whyB);

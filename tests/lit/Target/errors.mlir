@@ -63,8 +63,9 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 
 // -----
 
-// Vectors: 2, 4, 8 or 16 elements of f32, f64 or i8 to i64; no arithmetic,
-// constant positions only, no buffers of vectors.
+// Vectors: 2 or 4 elements of f32, f64 or i8 to i64 (the widths SPIR-V for
+// Vulkan has too); no arithmetic, constant positions only, no buffers of
+// vectors.
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
   gpu.module @kernels {
     gpu.func @k(%a: memref<12xf32>) kernel {
@@ -74,7 +75,20 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
     }
   }
 }
-// CHECK: error: type 'vector<3xf32>' is not part of the kernel IR (vectors have 2, 4, 8 or 16 elements of f32, f64 or i8 to i64)
+// CHECK: error: type 'vector<3xf32>' is not part of the kernel IR (vectors have 2 or 4 elements of f32, f64 or i8 to i64)
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<16xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = vector.load %a[%c0] : memref<16xf32>, vector<8xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: type 'vector<8xf32>' is not part of the kernel IR
 
 // -----
 

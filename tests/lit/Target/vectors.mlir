@@ -1,6 +1,6 @@
 // Vectors: loads and stores through a pointer to the OpenCL vector type
 // (global and local, the local array aligned to the vector), components as
-// .s0 to .sf, broadcasts as vector literals, vectors as scf.if results.
+// .s0 to .s3, broadcasts as vector literals, vectors as scf.if results.
 // RUN: tile-translate --kernel-ir-to-opencl %s | FileCheck %s
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -41,15 +41,15 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
       %nn = vector.broadcast %n2 : i32 to vector<4xi32>
       vector.store %nn, %n[%i] : memref<64xi32>, vector<4xi32>
       %c0 = arith.constant 0 : index
-      %cv = vector.load %c[%c0] : memref<64xi8>, vector<16xi8>
-      %c15 = vector.extract %cv[15] : i8 from vector<16xi8>
-      %c10 = vector.extract %cv[10] : i8 from vector<16xi8>
-      %cs = arith.addi %c15, %c10 : i8
-      %cc = vector.broadcast %cs : i8 to vector<8xi8>
-      vector.store %cc, %c[%c0] : memref<64xi8>, vector<8xi8>
-      %sv = vector.load %s[%c0] : memref<16xf32>, vector<16xf32>
-      %s11 = vector.extract %sv[11] : f32 from vector<16xf32>
-      memref.store %s11, %b[%t] : memref<64xf32>
+      %cv = vector.load %c[%c0] : memref<64xi8>, vector<4xi8>
+      %cv3 = vector.extract %cv[3] : i8 from vector<4xi8>
+      %cv2 = vector.extract %cv[2] : i8 from vector<4xi8>
+      %cs = arith.addi %cv3, %cv2 : i8
+      %cc = vector.broadcast %cs : i8 to vector<2xi8>
+      vector.store %cc, %c[%c0] : memref<64xi8>, vector<2xi8>
+      %sv = vector.load %s[%c0] : memref<16xf32>, vector<4xf32>
+      %s1 = vector.extract %sv[1] : f32 from vector<4xf32>
+      memref.store %s1, %b[%t] : memref<64xf32>
       gpu.return
     }
   }
@@ -93,13 +93,13 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK-NEXT:   int v18 = v17.s2;
 // CHECK-NEXT:   int4 v19 = (int4)(v18);
 // CHECK-NEXT:   *(__global int4 *)(arg3 + v2) = v19;
-// CHECK-NEXT:   char16 v20 = *(__global const char16 *)(arg4 + 0);
-// CHECK-NEXT:   char v21 = v20.sf;
-// CHECK-NEXT:   char v22 = v20.sa;
+// CHECK-NEXT:   char4 v20 = *(__global const char4 *)(arg4 + 0);
+// CHECK-NEXT:   char v21 = v20.s3;
+// CHECK-NEXT:   char v22 = v20.s2;
 // CHECK-NEXT:   char v23 = (char)((uint)v21 + (uint)v22);
-// CHECK-NEXT:   char8 v24 = (char8)(v23);
-// CHECK-NEXT:   *(__global char8 *)(arg4 + 0) = v24;
-// CHECK-NEXT:   float16 v25 = *(__global const float16 *)(arg5 + 0);
-// CHECK-NEXT:   float v26 = v25.sb;
+// CHECK-NEXT:   char2 v24 = (char2)(v23);
+// CHECK-NEXT:   *(__global char2 *)(arg4 + 0) = v24;
+// CHECK-NEXT:   float4 v25 = *(__global const float4 *)(arg5 + 0);
+// CHECK-NEXT:   float v26 = v25.s1;
 // CHECK-NEXT:   arg1[v1] = v26;
 // CHECK-NEXT: }
