@@ -3,7 +3,8 @@
 // The printer is one KernelPrinter per gpu.func, whose member functions are
 // defined by concept across the target's files: OpenCLPrinter.cpp (kernels,
 // statements, control flow, memory), OpenCLExpressions.cpp (arith, math and
-// gpu id ops as C expressions), OpenCLTypes.cpp (C types and literals).
+// gpu id ops as C expressions), OpenCLVectors.cpp (vector ops),
+// OpenCLTypes.cpp (C types and literals).
 // What the whole program needs (fp64, helper functions) is gathered in
 // ProgramRequirements while kernels print, then printed ahead of them.
 //
@@ -11,7 +12,8 @@
 // type of their width (the unsigned ops cast their operands), i1 as bool,
 // index as int or long (tile.index_bits), f16 and bf16 as a float holding
 // the value exactly (so that only loads, stores and truncf need to know the
-// format), f32 as float and f64 as double.
+// format), f32 as float and f64 as double, and vectors as the OpenCL vector
+// types (float4, double2, int8, ...).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +66,9 @@ struct ProgramRequirements {
   std::bitset<kNumHelpers> helpers;
 };
 
+/// Whether a memref in memory space `space` is workgroup (local) memory.
+bool isWorkgroupSpace(mlir::Attribute space);
+
 /// Whether a kernel stores to its argument `buffer` (which is then not
 /// const, and must not alias another argument of a launch).
 bool isStoredTo(mlir::BlockArgument buffer);
@@ -101,6 +106,13 @@ private:
   mlir::LogicalResult printLocalArray(mlir::Operation *alloc);
   mlir::LogicalResult printLoad(mlir::Operation *load);
   mlir::LogicalResult printStore(mlir::Operation *store);
+  mlir::LogicalResult printVectorLoad(mlir::Operation *load);
+  mlir::LogicalResult printVectorStore(mlir::Operation *store);
+  /// `*(__global const float4 *)(argN + i)`: the lvalue of the vector of
+  /// `type` at `memref[indices]`; fails for accesses outside the kernel IR.
+  mlir::FailureOr<std::string>
+  vectorPointer(mlir::Operation *op, mlir::Value memref,
+                mlir::ValueRange indices, mlir::VectorType type, bool isConst);
   /// Declares a variable for `value` initialised with `init`.
   mlir::LogicalResult declare(mlir::Value value, llvm::StringRef init);
   /// A fresh C name with `prefix`, recorded as the name of `value`.
@@ -121,6 +133,8 @@ private:
   mlir::FailureOr<std::string> translateIntegerBinary(mlir::Operation *op);
   mlir::FailureOr<std::string> translateFloatBinary(mlir::Operation *op);
   mlir::FailureOr<std::string> translateCompare(mlir::Operation *op);
+  /// vector.extract and vector.broadcast (OpenCLVectors.cpp).
+  mlir::FailureOr<std::string> translateVector(mlir::Operation *op);
   /// `value` (an integer) as a C expression whose value is its signed or
   /// unsigned interpretation.
   std::string integerValue(mlir::Value value, bool asUnsigned);

@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -111,6 +112,13 @@ FailureOr<std::string> KernelPrinter::translateExpression(Operation *op) {
     return gpuIndex("get_local_size", id.getDimension());
   if (auto id = dyn_cast<gpu::GridDimOp>(op))
     return gpuIndex("get_num_groups", id.getDimension());
+  if (isa<vector::VectorDialect>(op->getDialect()))
+    return translateVector(op);
+  // Vectors are only loaded, stored, built and taken apart (docs/kernel-ir.md).
+  auto isVector = [](Type type) { return isa<VectorType>(type); };
+  if (llvm::any_of(op->getOperandTypes(), isVector) ||
+      llvm::any_of(op->getResultTypes(), isVector))
+    return unsupported(op, "on vectors is not part of the kernel IR");
   if (isa<math::MathDialect>(op->getDialect()))
     return translateMath(op);
   if (isa<arith::ArithDialect>(op->getDialect()))
@@ -119,13 +127,10 @@ FailureOr<std::string> KernelPrinter::translateExpression(Operation *op) {
 }
 
 FailureOr<std::string> KernelPrinter::translateArith(Operation *op) {
-  if (auto select = dyn_cast<arith::SelectOp>(op)) {
-    if (!select.getCondition().getType().isInteger(1))
-      return unsupported(op, "on vectors is not part of the kernel IR");
+  if (auto select = dyn_cast<arith::SelectOp>(op))
     return operand(select.getCondition()) + " ? " +
            operand(select.getTrueValue()) + " : " +
            operand(select.getFalseValue());
-  }
   if (isa<arith::CmpIOp, arith::CmpFOp>(op))
     return translateCompare(op);
   if (op->getNumOperands() == 1 || isa<arith::NegFOp>(op))

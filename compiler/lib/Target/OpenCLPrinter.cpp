@@ -4,7 +4,8 @@
 // variable (constants are inlined as literals), scf.for and scf.if become
 // C's for and if with their results as variables declared before them, and
 // memory ops become indexing (or the vload_half/vstore_half family for the
-// 16-bit float formats, which OpenCL C 1.2 can only load and store).
+// 16-bit float formats, which OpenCL C 1.2 can only load and store; vector
+// loads and stores are in OpenCLVectors.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -26,14 +28,6 @@ namespace tilec {
 namespace opencl_c {
 
 namespace {
-
-bool isWorkgroupSpace(Attribute space) {
-  if (auto number = dyn_cast_or_null<IntegerAttr>(space))
-    return number.getInt() == 3;
-  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
-    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
-  return false;
-}
 
 bool isGlobalSpace(Attribute space) {
   if (!space)
@@ -65,12 +59,42 @@ bool isOnlyStored(Value value) {
          });
 }
 
+/// The alignment, in bytes, that vector accesses to the workgroup array
+/// `alloc` need: the size of the largest vector accessed, or 0 for none.
+int64_t getVectorAlignment(memref::AllocOp alloc) {
+  int64_t alignment = 0;
+  for (Operation *user : alloc->getUsers()) {
+    VectorType type;
+    if (auto load = dyn_cast<vector::LoadOp>(user))
+      type = load.getVectorType();
+    else if (auto store = dyn_cast<vector::StoreOp>(user))
+      type = store.getVectorType();
+    else
+      continue;
+    int64_t bytes = type.getNumElements() *
+                    llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    alignment = std::max(alignment, bytes);
+  }
+  return alignment;
+}
+
 } // namespace
+
+bool isWorkgroupSpace(Attribute space) {
+  if (auto number = dyn_cast_or_null<IntegerAttr>(space))
+    return number.getInt() == 3;
+  if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
+    return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
+  return false;
+}
 
 bool isStoredTo(BlockArgument buffer) {
   return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
-    auto store = dyn_cast<memref::StoreOp>(user);
-    return store && store.getMemRef() == buffer;
+    if (auto store = dyn_cast<memref::StoreOp>(user))
+      return store.getMemRef() == buffer;
+    if (auto store = dyn_cast<vector::StoreOp>(user))
+      return store.getBase() == buffer;
+    return false;
   });
 }
 
@@ -205,6 +229,8 @@ LogicalResult KernelPrinter::printOperation(Operation *op) {
       .Case([&](memref::LoadOp) { return printLoad(op); })
       .Case([&](memref::StoreOp) { return printStore(op); })
       .Case([&](memref::AllocOp) { return printLocalArray(op); })
+      .Case([&](vector::LoadOp) { return printVectorLoad(op); })
+      .Case([&](vector::StoreOp) { return printVectorStore(op); })
       .Case([&](gpu::BarrierOp) {
         indent() << "barrier(CLK_LOCAL_MEM_FENCE);\n";
         return success();
@@ -336,7 +362,10 @@ LogicalResult KernelPrinter::printLocalArray(Operation *op) {
   if (failed(storage))
     return failure();
   indent() << "__local " << *storage << " " << nameValue(alloc, "local") << "["
-           << type.getNumElements() << "];\n";
+           << type.getNumElements() << "]";
+  if (int64_t alignment = getVectorAlignment(alloc))
+    os << " __attribute__((aligned(" << alignment << ")))";
+  os << ";\n";
   return success();
 }
 

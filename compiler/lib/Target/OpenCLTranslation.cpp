@@ -8,6 +8,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 
@@ -26,8 +27,9 @@ void tilec::registerKernelIRToOpenCLTranslation() {
         return printOpenCL(*kernelModules.begin(), os);
       },
       [](DialectRegistry &registry) {
-        registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
-                        math::MathDialect, memref::MemRefDialect,
-                        scf::SCFDialect, spirv::SPIRVDialect>();
+        registry
+            .insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                    math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                    spirv::SPIRVDialect, vector::VectorDialect>();
       });
 }

@@ -7,6 +7,8 @@
 
 #include "OpenCLEmitter.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <charconv>
 #include <iterator>
 
@@ -20,7 +22,30 @@ unsigned KernelPrinter::integerWidth(Type type) const {
   return type.getIntOrFloatBitWidth();
 }
 
+/// Whether the kernel IR has vectors of `element`: the C types that
+/// OpenCL C has vectors of and that values of the kernel IR are held in
+/// as they are (not f16/bf16, which are floats in C, nor i1 or index).
+static bool isVectorElement(Type element) {
+  if (element.isF32() || element.isF64())
+    return true;
+  return element.isSignlessInteger() &&
+         llvm::is_contained({8u, 16u, 32u, 64u},
+                            element.getIntOrFloatBitWidth());
+}
+
 FailureOr<std::string> KernelPrinter::valueType(Location loc, Type type) {
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    if (vector.getRank() != 1 || vector.isScalable() ||
+        !llvm::is_contained({2, 4}, vector.getNumElements()) ||
+        !isVectorElement(vector.getElementType()))
+      return emitError(loc) << "type " << type
+                            << " is not part of the kernel IR (vectors have "
+                               "2 or 4 elements of f32, f64 or i8 to i64)";
+    FailureOr<std::string> element = valueType(loc, vector.getElementType());
+    if (failed(element))
+      return failure();
+    return *element + std::to_string(vector.getNumElements());
+  }
   if (type.isIndex())
     return std::string(indexBits == 32 ? "int" : "long");
   if (type.isF16() || type.isBF16() || type.isF32())
@@ -56,6 +81,10 @@ FailureOr<std::string> KernelPrinter::storageType(Location loc, Type type) {
   if (type.isInteger(1))
     return emitError(loc) << "a buffer of i1 is not part of the kernel IR "
                              "(bool is stored as i8)";
+  if (isa<VectorType>(type))
+    return emitError(loc) << "a buffer of " << type
+                          << " is not part of the kernel IR (buffers hold "
+                             "scalars; vector ops access them)";
   return valueType(loc, type);
 }
 

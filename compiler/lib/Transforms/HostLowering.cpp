@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
@@ -285,9 +286,11 @@ void HostLowering::collectBuffers(KernelInfo &info, const KernelGroup &group) {
       info.accesses.push_back({input, tensorTypeOf(input), aligned, why});
     }
   }
+  // A stored value has the group's shape, not always its element type (a
+  // fused cast): its pieces follow its own bytes.
   for (Value value : group.stored) {
     info.writes.insert(value);
-    info.accesses.push_back({value, type, true, ""});
+    info.accesses.push_back({value, tensorTypeOf(value), true, ""});
   }
 }
 
@@ -574,6 +577,17 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
     return getChunkBuffer(hostBuffer, firstRow,
                           info.viewRowElements.lookup(root));
   };
+  // A chunk addresses each piece from the piece's start: its staging
+  // vectors must be aligned from there.
+  if (isChunk && schedule.kind == ScheduleKind::TiledContraction) {
+    auto contract = cast<tile::ContractOp>(group.ops[0]);
+    auto bufferStart = [&](const DenseMatmul::Operand &operand) {
+      Value root = getRoot(contract.getInputs()[operand.input]);
+      return pieceOffsets.lookup(chunkBuffer(root, hostBuffers.lookup(root)));
+    };
+    narrowStagingToChunk(schedule, firstRow, bufferStart(schedule.matmul->a),
+                         bufferStart(schedule.matmul->b));
+  }
   SmallVector<Value> argumentValues;
   llvm::DenseMap<Value, unsigned> argumentOf;
   auto addArgument = [&](Value hostBuffer) {
@@ -680,6 +694,10 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
       if (auto load = dyn_cast<memref::LoadOp>(user))
         address = &load.getIndicesMutable()[0];
       else if (auto store = dyn_cast<memref::StoreOp>(user))
+        address = &store.getIndicesMutable()[0];
+      else if (auto load = dyn_cast<vector::LoadOp>(user))
+        address = &load.getIndicesMutable()[0];
+      else if (auto store = dyn_cast<vector::StoreOp>(user))
         address = &store.getIndicesMutable()[0];
       else
         return user->emitError()
@@ -922,8 +940,9 @@ LogicalResult HostLowering::run() {
       return failure();
 
   MLIRContext *context = module.getContext();
-  context->loadDialect<arith::ArithDialect, gpu::GPUDialect,
-                       memref::MemRefDialect, spirv::SPIRVDialect>();
+  context
+      ->loadDialect<arith::ArithDialect, gpu::GPUDialect, memref::MemRefDialect,
+                    spirv::SPIRVDialect, vector::VectorDialect>();
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   builder.getUnitAttr());
   module->setAttr("tile.index_bits", builder.getI64IntegerAttr(getIndexBits()));

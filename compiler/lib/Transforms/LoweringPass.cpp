@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -55,7 +56,7 @@ struct LowerToKernelsPass
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
                     math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                    spirv::SPIRVDialect>();
+                    spirv::SPIRVDialect, vector::VectorDialect>();
   }
 
   void runOnOperation() override {

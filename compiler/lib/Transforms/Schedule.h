@@ -72,9 +72,16 @@ struct TileSizes {
   /// Outputs per work-group (M x N), per work-item (regM x regN), and the
   /// reduction slice staged in local memory per step.
   int64_t blockM = 0, blockN = 0, regM = 0, regN = 0, blockK = 0;
-  /// Row length of the local A and B tiles (a one-element pad breaks bank
-  /// conflicts when the tile is written along k).
+  /// Row length of the local A and B tiles (a pad of one vector spreads the
+  /// rows over the banks when the tile is written along k, and keeps the
+  /// rows aligned for vector reads).
   int64_t strideA = 0, strideB = 0;
+  /// A work-item's register-tile rows and columns come in groups of this
+  /// many consecutive ones, each group read from local memory as one
+  /// vector (1: scalar reads).
+  int64_t vectorWidth = 1;
+  /// Elements of A and B that one global load stages (1: scalar loads).
+  int64_t stageWidthA = 1, stageWidthB = 1;
 };
 
 struct Schedule {
@@ -123,6 +130,15 @@ Schedule scheduleContraction(tile::ContractOp op, const ContractionSpace &space,
                              const IndexSystem &system,
                              const TupleCount &tuples,
                              const DeviceProfile &profile);
+
+/// Narrows the staging loads of tiled schedule `schedule`, restricted to a
+/// chunk of a split launch whose rows (batches, for a batched product)
+/// start at `firstRow`, to vectors that are legal in the chunk: aligned from
+/// the start of the buffers it addresses for A and B, which hold their
+/// tensors from elements `bufferStartA` and `bufferStartB` on, and wholly
+/// inside or outside its rows. The schedule's reason says what narrowed.
+void narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
+                          int64_t bufferStartA, int64_t bufferStartB);
 
 /// Checks that `schedule` fits `profile` (work-group size and shape, local
 /// memory, registers); reports an error at `loc` and fails otherwise.

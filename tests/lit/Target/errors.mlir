@@ -60,3 +60,110 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
   }
 }
 // CHECK: error: type 'i128' is not part of the kernel IR; the OpenCL printer cannot translate it
+
+// -----
+
+// Vectors: 2 or 4 elements of f32, f64 or i8 to i64 (the widths SPIR-V for
+// Vulkan has too); no arithmetic, constant positions only, no buffers of
+// vectors.
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<12xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = vector.load %a[%c0] : memref<12xf32>, vector<3xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: type 'vector<3xf32>' is not part of the kernel IR (vectors have 2 or 4 elements of f32, f64 or i8 to i64)
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<16xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = vector.load %a[%c0] : memref<16xf32>, vector<8xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: type 'vector<8xf32>' is not part of the kernel IR
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<8xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = vector.load %a[%c0] : memref<8xf16>, vector<4xf16>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: type 'vector<4xf16>' is not part of the kernel IR
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = vector.load %a[%c0] : memref<8xf32>, vector<4xf32>
+      %s = arith.addf %v, %v : vector<4xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: 'arith.addf' on vectors is not part of the kernel IR; the OpenCL printer cannot translate it
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %i = gpu.thread_id x
+      %v = vector.load %a[%c0] : memref<8xf32>, vector<4xf32>
+      %x = vector.extract %v[%i] : f32 from vector<4xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: 'vector.extract' is part of the kernel IR with one constant position only
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %v = vector.load %a[%c0] : memref<8xf32>, vector<2x4xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: a vector access of 'vector<2x4xf32>' is not part of the kernel IR (1-D only)
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<8xvector<4xf32>>) kernel {
+      gpu.return
+    }
+  }
+}
+// CHECK: error: a buffer of 'vector<4xf32>' is not part of the kernel IR (buffers hold scalars; vector ops access them)
+
+// -----
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @k(%a: memref<8xf32>) kernel {
+      %c = arith.constant dense<1.0> : vector<4xf32>
+      gpu.return
+    }
+  }
+}
+// CHECK: error: constant dense<1.000000e+00> : vector<4xf32> is not a scalar of the kernel IR

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/raw_ostream.h"
@@ -51,10 +52,11 @@ template <class T> std::vector<T> valuesOf(const std::vector<uint8_t> &bytes) {
 class OpenCLBuildTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    context.loadDialect<mlir::arith::ArithDialect, mlir::func::FuncDialect,
-                        mlir::gpu::GPUDialect, mlir::math::MathDialect,
-                        mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                        mlir::spirv::SPIRVDialect>();
+    context
+        .loadDialect<mlir::arith::ArithDialect, mlir::func::FuncDialect,
+                     mlir::gpu::GPUDialect, mlir::math::MathDialect,
+                     mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
+                     mlir::spirv::SPIRVDialect, mlir::vector::VectorDialect>();
     Expected<std::vector<opencl::DeviceDescriptor>> devices =
         opencl::enumerateDevices();
     ASSERT_TRUE(devices) << devices.error().message();
@@ -484,6 +486,97 @@ TEST_F(OpenCLBuildTest, HalfAndBFloat16RoundTrips) {
   }
 }
 
+// Each work-item moves a float4 from global memory to local memory, where
+// the work-group reverses the order of the vectors, and back; its lanes are
+// combined and broadcast. Half the work-items load a double2 (the others
+// take a broadcast zero) and store the product of its lanes broadcast.
+const char *const kVectors = R"(
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @vectors(%in: memref<32xf32>, %d: memref<16xf64>, %copy: memref<32xf32>,
+                      %span: memref<32xf32>, %product: memref<16xf64>) kernel
+        attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [8, 1, 1]>,
+                    tile.flops = 0.0 : f64, tile.bytes = 0.0 : f64} {
+      %tile = memref.alloc() : memref<32xf32, 3>
+      %t = gpu.thread_id x
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %i = arith.muli %t, %c4 overflow<nsw> : index
+      %mirror = arith.subi %c7, %t overflow<nsw> : index
+      %m = arith.muli %mirror, %c4 overflow<nsw> : index
+      %v = vector.load %in[%i] : memref<32xf32>, vector<4xf32>
+      vector.store %v, %tile[%m] : memref<32xf32, 3>, vector<4xf32>
+      gpu.barrier
+      %w = vector.load %tile[%i] : memref<32xf32, 3>, vector<4xf32>
+      vector.store %w, %copy[%i] : memref<32xf32>, vector<4xf32>
+      %first = vector.extract %w[0] : f32 from vector<4xf32>
+      %last = vector.extract %w[3] : f32 from vector<4xf32>
+      %s = arith.subf %last, %first : f32
+      %sv = vector.broadcast %s : f32 to vector<4xf32>
+      vector.store %sv, %span[%i] : memref<32xf32>, vector<4xf32>
+      %j = arith.muli %t, %c2 overflow<nsw> : index
+      %low = arith.cmpi slt, %t, %c4 : index
+      %dv = scf.if %low -> (vector<2xf64>) {
+        %loaded = vector.load %d[%j] : memref<16xf64>, vector<2xf64>
+        scf.yield %loaded : vector<2xf64>
+      } else {
+        %zero = arith.constant 0.0 : f64
+        %zeros = vector.broadcast %zero : f64 to vector<2xf64>
+        scf.yield %zeros : vector<2xf64>
+      }
+      %d0 = vector.extract %dv[0] : f64 from vector<2xf64>
+      %d1 = vector.extract %dv[1] : f64 from vector<2xf64>
+      %p = arith.mulf %d0, %d1 : f64
+      %pv = vector.broadcast %p : f64 to vector<2xf64>
+      vector.store %pv, %product[%j] : memref<16xf64>, vector<2xf64>
+      gpu.return
+    }
+  }
+  func.func @vectors(%I: memref<32xf32> {tile.name = "I", tile.dtype = "f32", tile.shape = [32], tile.kind = "input"},
+                     %D: memref<16xf64> {tile.name = "D", tile.dtype = "f64", tile.shape = [16], tile.kind = "input"},
+                     %C: memref<32xf32> {tile.name = "C", tile.dtype = "f32", tile.shape = [32], tile.kind = "output"},
+                     %S: memref<32xf32> {tile.name = "S", tile.dtype = "f32", tile.shape = [32], tile.kind = "output"},
+                     %P: memref<16xf64> {tile.name = "P", tile.dtype = "f64", tile.shape = [16], tile.kind = "output"}) {
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    gpu.launch_func @kernels::@vectors blocks in (%c1, %c1, %c1) threads in (%c8, %c1, %c1)
+        args(%I : memref<32xf32>, %D : memref<16xf64>, %C : memref<32xf32>, %S : memref<32xf32>, %P : memref<16xf64>)
+    return
+  }
+}
+)";
+
+TEST_F(OpenCLBuildTest, VectorLoadsStoresExtractsBroadcasts) {
+  std::optional<Bundle> bundle = extract(kVectors);
+  ASSERT_TRUE(bundle);
+  EXPECT_NE(bundle->openclSource.find("*(__local float4 *)"), std::string::npos)
+      << bundle->openclSource;
+  std::vector<float> in(32);
+  for (int i = 0; i < 32; ++i)
+    in[i] = 1.5f * i * i - 7.0f;
+  std::vector<double> d(16);
+  for (int i = 0; i < 16; ++i)
+    d[i] = 0.1 * i + 1.0 / 3;
+  std::vector<std::vector<uint8_t>> outputs =
+      run(*bundle, {bytesOf(in), bytesOf(d)});
+  ASSERT_EQ(outputs.size(), 3u);
+  std::vector<float> copy = valuesOf<float>(outputs[0]);
+  std::vector<float> span = valuesOf<float>(outputs[1]);
+  std::vector<double> product = valuesOf<double>(outputs[2]);
+  for (int t = 0; t < 8; ++t) {
+    int mirror = 4 * (7 - t);
+    for (int lane = 0; lane < 4; ++lane) {
+      EXPECT_EQ(copy[4 * t + lane], in[mirror + lane]) << t << "." << lane;
+      EXPECT_EQ(span[4 * t + lane], in[mirror + 3] - in[mirror])
+          << t << "." << lane;
+    }
+    double expected = t < 4 ? d[2 * t] * d[2 * t + 1] : 0.0;
+    for (int lane = 0; lane < 2; ++lane)
+      EXPECT_EQ(product[2 * t + lane], expected) << t << "." << lane;
+  }
+}
+
 /// Every module of the lit tests that prints builds on the device.
 TEST_F(OpenCLBuildTest, LitModulesBuild) {
   unsigned built = 0;
@@ -500,7 +593,7 @@ TEST_F(OpenCLBuildTest, LitModulesBuild) {
     printAndBuild(*module, entry.path().filename().string());
     ++built;
   }
-  EXPECT_GE(built, 7u);
+  EXPECT_GE(built, 8u);
 }
 
 } // namespace
