@@ -7,9 +7,9 @@
 #include "tilec/Frontend/Frontend.h"
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceProfile.h"
-#include "tilec/Runtime/OpenCLExecutor.h"
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
+#include "tilec/Runtime/OpenCLExecutor.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"

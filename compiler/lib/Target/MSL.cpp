@@ -15,8 +15,7 @@ namespace tilec {
 FailureOr<std::string> translateToMSL(gpu::GPUFuncOp kernel,
                                       llvm::ArrayRef<uint32_t> spirv) {
   spirv::EntryPointABIAttr abi = spirv::lookupEntryPointABI(kernel);
-  if (!abi || !abi.getWorkgroupSize() ||
-      abi.getWorkgroupSize().size() != 3)
+  if (!abi || !abi.getWorkgroupSize() || abi.getWorkgroupSize().size() != 3)
     return kernel.emitError("the kernel has no spirv.entry_point_abi with a "
                             "work-group size");
   llvm::ArrayRef<int32_t> size = abi.getWorkgroupSize().asArrayRef();
@@ -27,8 +26,8 @@ FailureOr<std::string> translateToMSL(gpu::GPUFuncOp kernel,
   auto destroy = llvm::make_scope_exit([&] { spvc_context_destroy(context); });
   auto refuse = [&]() {
     return kernel.emitError("SPIRV-Cross cannot translate kernel '")
-           << kernel.getName() << "' to MSL: "
-           << spvc_context_get_last_error_string(context);
+           << kernel.getName()
+           << "' to MSL: " << spvc_context_get_last_error_string(context);
   };
 
   spvc_parsed_ir ir = nullptr;
@@ -48,8 +47,7 @@ FailureOr<std::string> translateToMSL(gpu::GPUFuncOp kernel,
           options, SPVC_COMPILER_OPTION_MSL_VERSION,
           SPVC_MAKE_MSL_VERSION(kMSLMajorVersion, kMSLMinorVersion, 0)) !=
           SPVC_SUCCESS ||
-      spvc_compiler_install_compiler_options(compiler, options) !=
-          SPVC_SUCCESS)
+      spvc_compiler_install_compiler_options(compiler, options) != SPVC_SUCCESS)
     return refuse();
   // Explicit bindings: SPIRV-Cross would otherwise number the buffers in
   // the order it meets them.

@@ -72,8 +72,9 @@ static LogicalResult checkMathSupport(gpu::GPUModuleOp kernels) {
 /// `x` has its sign bit set (-0 and negative NaNs included).
 static Value hasSignBit(ImplicitLocOpBuilder &b, Value x) {
   Type bitsType = withElementType(
-      x.getType(), b.getIntegerType(getElementTypeOrSelf(x.getType())
-                                        .getIntOrFloatBitWidth()));
+      x.getType(),
+      b.getIntegerType(
+          getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth()));
   Value bits = b.create<arith::BitcastOp>(bitsType, x);
   return b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, bits,
                                  splatConstant(b, bitsType, 0));
@@ -97,42 +98,42 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
   Value magnitude = b.create<math::AbsFOp>(x);
   Value power = b.create<math::PowFOp>(magnitude, y);
   // pow(+-0, y) is +-inf for y < 0 and +-0 for y > 0.
-  Value zeroBase = select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity,
-                          zero);
-  power = select(cmp(arith::CmpFPredicate::OEQ, magnitude, zero), zeroBase,
-                 power);
+  Value zeroBase =
+      select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity, zero);
+  power =
+      select(cmp(arith::CmpFPredicate::OEQ, magnitude, zero), zeroBase, power);
   // A negative base: the sign of |x|^y for an odd integer y, NaN unless y
   // is an integer.
-  Value isInteger = cmp(arith::CmpFPredicate::OEQ, b.create<math::FloorOp>(y), y);
+  Value isInteger =
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::FloorOp>(y), y);
   Value half = b.create<math::FloorOp>(
       b.create<arith::MulFOp>(y, splatConstant(b, type, 0.5)));
   Value isOdd = b.create<arith::AndIOp>(
-      isInteger, cmp(arith::CmpFPredicate::ONE,
-                     b.create<arith::AddFOp>(half, half), y));
+      isInteger,
+      cmp(arith::CmpFPredicate::ONE, b.create<arith::AddFOp>(half, half), y));
   power = select(b.create<arith::AndIOp>(hasSignBit(b, x), isOdd),
                  b.create<arith::NegFOp>(power), power);
   Value negativeBase = cmp(arith::CmpFPredicate::OLT, x, zero);
   power = select(b.create<arith::AndIOp>(
-                     negativeBase, b.create<arith::XOrIOp>(
-                                       isInteger, splatConstant(
-                                                      b, isInteger.getType(),
-                                                      1))),
+                     negativeBase,
+                     b.create<arith::XOrIOp>(
+                         isInteger, splatConstant(b, isInteger.getType(), 1))),
                  nan, power);
   power = select(cmp(arith::CmpFPredicate::UNO, x, y), nan, power);
   // pow(x, +-0) = 1, pow(1, y) = 1 and pow(-1, +-inf) = 1, NaNs included.
   Value isOne = b.create<arith::OrIOp>(
       cmp(arith::CmpFPredicate::OEQ, y, zero),
-      b.create<arith::OrIOp>(
-          cmp(arith::CmpFPredicate::OEQ, x, one),
-          b.create<arith::AndIOp>(
-              cmp(arith::CmpFPredicate::OEQ, magnitude, one),
-              cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y),
-                  infinity))));
+      b.create<arith::OrIOp>(cmp(arith::CmpFPredicate::OEQ, x, one),
+                             b.create<arith::AndIOp>(
+                                 cmp(arith::CmpFPredicate::OEQ, magnitude, one),
+                                 cmp(arith::CmpFPredicate::OEQ,
+                                     b.create<math::AbsFOp>(y), infinity))));
   return select(isOne, one, power);
 }
 
-/// C's atan2: GLSL's Atan2 is undefined when both operands are zero, and
-/// computes atan(y / x) (NaN) when both are infinite.
+/// C's atan2 from atan(y / x): SPIR-V's GLSL.std.450 has no Atan2 in MLIR,
+/// and the quotient loses the quadrant, the signed zeros and the cases of
+/// two zeros (C: +-0 or +-pi) and two infinities (+-pi/4 or +-3pi/4).
 static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
   Type type = x.getType();
   auto cmp = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) {
@@ -141,18 +142,25 @@ static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
   Value zero = splatConstant(b, type, 0);
   Value infinity = splatConstant(b, type, INFINITY);
   Value xNegative = hasSignBit(b, x);
+  // The angle for a negative x (-0 included) or a positive one, with y's
+  // sign.
   auto signedAngle = [&](double ifPositive, double ifNegative) {
-    Value angle = b.create<arith::SelectOp>(
-        xNegative, splatConstant(b, type, ifNegative),
-        splatConstant(b, type, ifPositive));
-    return b.create<math::CopySignOp>(angle, y);
+    Value angle =
+        b.create<arith::SelectOp>(xNegative, splatConstant(b, type, ifNegative),
+                                  splatConstant(b, type, ifPositive));
+    return b.create<math::CopySignOp>(angle, y).getResult();
   };
-  Value angle = b.create<math::Atan2Op>(y, x);
-  Value bothZero = b.create<arith::AndIOp>(
-      cmp(arith::CmpFPredicate::OEQ, x, zero),
-      cmp(arith::CmpFPredicate::OEQ, y, zero));
-  angle = b.create<arith::SelectOp>(bothZero,
-                                    signedAngle(0, llvm::numbers::pi), angle);
+  Value angle = b.create<math::AtanOp>(b.create<arith::DivFOp>(y, x));
+  angle = b.create<arith::SelectOp>(
+      xNegative,
+      b.create<arith::AddFOp>(
+          angle, signedAngle(llvm::numbers::pi, llvm::numbers::pi)),
+      angle);
+  Value bothZero =
+      b.create<arith::AndIOp>(cmp(arith::CmpFPredicate::OEQ, x, zero),
+                              cmp(arith::CmpFPredicate::OEQ, y, zero));
+  angle = b.create<arith::SelectOp>(bothZero, signedAngle(0, llvm::numbers::pi),
+                                    angle);
   Value bothInfinite = b.create<arith::AndIOp>(
       cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(x), infinity),
       cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y), infinity));
@@ -235,8 +243,8 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
   SmallVector<Operation *> ops;
   kernels.walk([&](Operation *op) {
     if (isa<math::PowFOp, math::Atan2Op, arith::ExtFOp, arith::TruncFOp,
-            arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
-            arith::FPToUIOp>(op))
+            arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(
+            op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -316,9 +324,9 @@ static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
   MLIRContext *context = kernels.getContext();
   for (auto kernel : kernels.getOps<gpu::GPUFuncOp>())
     for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
-      kernel.setArgAttr(i, spirv::getInterfaceVarABIAttrName(),
-                        spirv::getInterfaceVarABIAttr(0, i, std::nullopt,
-                                                      context));
+      kernel.setArgAttr(
+          i, spirv::getInterfaceVarABIAttrName(),
+          spirv::getInterfaceVarABIAttr(0, i, std::nullopt, context));
 }
 
 LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
