@@ -59,9 +59,10 @@ static LogicalResult checkMathSupport(gpu::GPUModuleOp kernels) {
   WalkResult result = kernels.walk([](Operation *op) {
     if (isTranscendental(op) &&
         getElementTypeOrSelf(op->getResult(0).getType()).isF64()) {
-      op->emitError() << "the SPIR-V target cannot compute '" << op->getName()
-                      << "' on f64: GLSL.std.450 defines it for 16- and "
-                         "32-bit floats only";
+      emitError(op->getLoc())
+          << "the SPIR-V target cannot compute '" << op->getName()
+          << "' on f64: GLSL.std.450 defines it for 16- and "
+             "32-bit floats only";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
