@@ -27,16 +27,13 @@ using namespace mlir;
 
 namespace tilec {
 
-/// `element` in the shape of `like` (a vector type) or alone.
-static Type withElementType(Type like, Type element) {
+Type withElementType(Type like, Type element) {
   if (auto shaped = dyn_cast<ShapedType>(like))
     return shaped.clone(element);
   return element;
 }
 
-/// A constant of `type` (a float or integer scalar or vector) with `value`
-/// in every element.
-static Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
+Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
   Type element = getElementTypeOrSelf(type);
   TypedAttr scalar =
       isa<FloatType>(element)
@@ -47,22 +44,25 @@ static Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
   return b.create<arith::ConstantOp>(scalar);
 }
 
-/// GLSL.std.450 defines these for 16- and 32-bit floats only.
-static bool isTranscendental(Operation *op) {
-  return isa<math::ExpOp, math::LogOp, math::PowFOp, math::SinOp, math::CosOp,
-             math::TanOp, math::SinhOp, math::CoshOp, math::TanhOp,
-             math::AsinOp, math::AcosOp, math::AtanOp, math::Atan2Op,
-             math::ErfOp>(op);
+/// The f64 builtins that GLSL.std.450 lacks and SPIRVFloat64.cpp does not
+/// build yet.
+static bool lacksF64Implementation(Operation *op) {
+  return isa<math::SinOp, math::CosOp, math::TanOp, math::AsinOp, math::AcosOp,
+             math::AtanOp, math::Atan2Op, math::ErfOp>(op);
+}
+
+static bool isF64(Operation *op) {
+  return op->getNumResults() == 1 &&
+         getElementTypeOrSelf(op->getResult(0).getType()).isF64();
 }
 
 static LogicalResult checkMathSupport(gpu::GPUModuleOp kernels) {
   WalkResult result = kernels.walk([](Operation *op) {
-    if (isTranscendental(op) &&
-        getElementTypeOrSelf(op->getResult(0).getType()).isF64()) {
+    if (lacksF64Implementation(op) && isF64(op)) {
       emitError(op->getLoc())
           << "the SPIR-V target cannot compute '" << op->getName()
-          << "' on f64: GLSL.std.450 defines it for 16- and "
-             "32-bit floats only";
+          << "' on f64 yet: GLSL.std.450 defines it for 16- and 32-bit "
+             "floats only, and tilec has no f64 expansion of it";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -97,7 +97,12 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
   Value nan = splatConstant(b, type, NAN);
 
   Value magnitude = b.create<math::AbsFOp>(x);
-  Value power = b.create<math::PowFOp>(magnitude, y);
+  // f64: e^(y log |x|), as GLSL's Pow is 32-bit only.
+  Value power =
+      getElementTypeOrSelf(type).isF64()
+          ? buildExpF64(b,
+                        b.create<arith::MulFOp>(y, buildLogF64(b, magnitude)))
+          : b.create<math::PowFOp>(magnitude, y).getResult();
   // pow(+-0, y) is +-inf for y < 0 and +-0 for y > 0.
   Value zeroBase =
       select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity, zero);
@@ -238,12 +243,31 @@ static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
   return b.create<arith::TruncFOp>(result, roundToOddF32(b, convert(f64)));
 }
 
+/// The f64 builtin that `op` computes, from arithmetic, or null.
+static Value expandF64Builtin(ImplicitLocOpBuilder &b, Operation *op) {
+  if (!isF64(op))
+    return {};
+  Value x = op->getOperand(0);
+  if (isa<math::ExpOp>(op))
+    return buildExpF64(b, x);
+  if (isa<math::LogOp>(op))
+    return buildLogF64(b, x);
+  if (isa<math::TanhOp>(op))
+    return buildTanhF64(b, x);
+  if (isa<math::SinhOp>(op))
+    return buildSinhF64(b, x);
+  if (isa<math::CoshOp>(op))
+    return buildCoshF64(b, x);
+  return {};
+}
+
 /// The math builtins and bf16 conversions rewritten by walking (each op once:
 /// the expansions contain the ops they replace).
 static void expandByWalk(gpu::GPUModuleOp kernels) {
   SmallVector<Operation *> ops;
   kernels.walk([&](Operation *op) {
-    if (isa<math::PowFOp, math::Atan2Op, arith::ExtFOp, arith::TruncFOp,
+    if (isa<math::PowFOp, math::Atan2Op, math::ExpOp, math::LogOp, math::TanhOp,
+            math::SinhOp, math::CoshOp, arith::ExtFOp, arith::TruncFOp,
             arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(
             op))
       ops.push_back(op);
@@ -255,6 +279,9 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
       replacement = expandPow(b, pow.getLhs(), pow.getRhs());
     else if (auto atan2 = dyn_cast<math::Atan2Op>(op))
       replacement = expandAtan2(b, atan2.getLhs(), atan2.getRhs());
+    else if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
+                 math::CoshOp>(op))
+      replacement = expandF64Builtin(b, op);
     else
       replacement = expandBF16Conversion(b, op);
     if (!replacement)
