@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -291,6 +292,48 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
   }
 }
 
+/// `index` + `offset`.
+static Value offsetIndex(ImplicitLocOpBuilder &b, Value index, int64_t offset) {
+  if (offset == 0)
+    return index;
+  return b.create<arith::AddIOp>(index,
+                                 b.create<arith::ConstantIndexOp>(offset));
+}
+
+/// vector.load and vector.store of a vector<NxT> become N scalar accesses.
+/// MLIR 19 converts them to a bitcast of the element pointer to a vector
+/// pointer, which Vulkan's logical addressing forbids (spirv-val: "not a
+/// logical pointer"); the scalars are what a driver vectorises anyway.
+static void scalarizeVectorAccesses(gpu::GPUModuleOp kernels) {
+  SmallVector<Operation *> accesses;
+  kernels.walk([&](Operation *op) {
+    if (isa<vector::LoadOp, vector::StoreOp>(op))
+      accesses.push_back(op);
+  });
+  for (Operation *op : accesses) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      VectorType type = load.getVectorType();
+      Value vector = b.create<arith::ConstantOp>(b.getZeroAttr(type));
+      for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+        Value element = b.create<memref::LoadOp>(
+            load.getBase(), offsetIndex(b, load.getIndices().back(), i));
+        vector = b.create<vector::InsertOp>(element, vector, i);
+      }
+      load.replaceAllUsesWith(vector);
+    } else {
+      auto store = cast<vector::StoreOp>(op);
+      Value vector = store.getValueToStore();
+      for (int64_t i = 0, e = store.getVectorType().getNumElements(); i < e;
+           ++i)
+        b.create<memref::StoreOp>(b.create<vector::ExtractOp>(vector, i),
+                                  store.getBase(),
+                                  offsetIndex(b, store.getIndices().back(), i));
+    }
+    op->erase();
+  }
+}
+
 /// The type a value has in the SPIR-V module: bf16 is stored as its bits,
 /// and an empty buffer gets one (never accessed) element, as SPIR-V has no
 /// arrays of length 0.
@@ -361,6 +404,7 @@ LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
   if (failed(checkMathSupport(kernels)))
     return failure();
   expandByWalk(kernels);
+  scalarizeVectorAccesses(kernels);
   RewritePatternSet patterns(kernels.getContext());
   // f32 only: MLIR's rational approximations of tanh (GLSL's Tanh may be
   // computed from exponentials, losing all precision near zero and giving
