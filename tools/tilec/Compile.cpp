@@ -42,7 +42,6 @@ static bool printSourceForm(const CompileOptions &options, LoadedSource &source,
 /// `--target`'s list for a bundle (by default OpenCL and SPIR-V, what the
 /// runtime's backends run).
 static CompileTargets chooseTargets(const CompileOptions &options) {
-  CompileTargets targets;
   switch (options.emit) {
   case EmitKind::Spirv:
   case EmitKind::SpirvAsm:
@@ -50,18 +49,20 @@ static CompileTargets chooseTargets(const CompileOptions &options) {
   case EmitKind::Msl:
     return {/*openCL=*/false, /*spirv=*/false, /*msl=*/true};
   case EmitKind::Bundle:
-    if (options.targets.empty())
-      return {/*openCL=*/true, /*spirv=*/true, /*msl=*/false};
-    targets.openCL = false;
-    for (TargetKind target : options.targets) {
-      targets.openCL |= target == TargetKind::OpenCL;
-      targets.spirv |= target == TargetKind::Spirv;
-      targets.msl |= target == TargetKind::Msl;
-    }
-    return targets;
+    break;
   default:
-    return targets;
+    // OpenCL C, or --explain alone (the schedule is every target's).
+    return {/*openCL=*/true, /*spirv=*/false, /*msl=*/false};
   }
+  if (options.targets.empty())
+    return {/*openCL=*/true, /*spirv=*/true, /*msl=*/false};
+  CompileTargets targets{/*openCL=*/false, /*spirv=*/false, /*msl=*/false};
+  for (TargetKind target : options.targets) {
+    targets.openCL |= target == TargetKind::OpenCL;
+    targets.spirv |= target == TargetKind::Spirv;
+    targets.msl |= target == TargetKind::Msl;
+  }
+  return targets;
 }
 
 /// Writes the SPIR-V module's words as little-endian bytes, as every SPIR-V
@@ -147,22 +148,23 @@ int runCompile(const CompileOptions &options) {
     reportError("cannot write '" + options.outputPath + "': " + ec.message());
     return ExitProgramError;
   }
-  std::string error;
-  if (options.emit == EmitKind::OpenCL)
+  if (options.emit == EmitKind::OpenCL) {
     output.os() << bundle->openclSource;
-  else if (options.emit == EmitKind::Spirv)
+  } else if (options.emit == EmitKind::Spirv) {
     writeSPIRVBinary(bundle->spirv, output.os());
-  else if (options.emit == EmitKind::SpirvAsm) {
+  } else if (options.emit == EmitKind::SpirvAsm) {
+    std::string error;
     if (failed(printSPIRVAssembly(bundle->spirv, output.os(), error))) {
       reportError("cannot disassemble the SPIR-V module: " + error);
       return ExitProgramError;
     }
-  } else if (options.emit == EmitKind::Msl)
+  } else if (options.emit == EmitKind::Msl) {
     printMSL(*bundle, output.os());
-  else if (options.emit == EmitKind::Bundle)
+  } else if (options.emit == EmitKind::Bundle) {
     output.os() << serializeBundle(*bundle);
-  else if (!printSourceForm(options, *source, *program, output.os()))
+  } else if (!printSourceForm(options, *source, *program, output.os())) {
     return ExitProgramError;
+  }
   output.keep();
   return ExitSuccess;
 }

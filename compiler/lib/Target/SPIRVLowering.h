@@ -24,10 +24,11 @@ namespace tilec {
 /// Rewrites `kernels` (a clone) so that every op left converts to SPIR-V with
 /// the language's meaning: bf16 becomes i16 storage with its conversions
 /// expanded into bit operations, the math builtins whose GLSL.std.450
-/// instruction is undefined or too loose somewhere are expanded, empty
-/// buffers get one element, and every kernel argument gets its descriptor
-/// binding. A builtin the target cannot compute (64-bit transcendentals) is
-/// reported at the op; returns failure then.
+/// instruction is undefined somewhere, too loose or 32-bit only are
+/// expanded, vector loads and stores become scalar accesses, empty buffers
+/// get one element, and every kernel argument gets its descriptor binding. A
+/// builtin the target cannot compute (the f64 trigonometric functions and
+/// erf) is reported at the op; returns failure then.
 mlir::LogicalResult prepareKernelsForSPIRV(mlir::gpu::GPUModuleOp kernels);
 
 /// `element` in the shape of `like` (a vector type) or alone.

@@ -4,8 +4,9 @@
 // converted by MLIR's upstream conversions to one `spirv.module` for Vulkan
 // compute, serialised, and validated with SPIRV-Tools before anything else
 // sees it. Where a GLSL.std.450 instruction does not mean what Tile means
-// (pow of a negative base, atan2(0, 0), 64-bit transcendentals) or is too
-// imprecise, the kernels are rewritten first (docs/codegen.md, "SPIR-V").
+// (pow of a negative base, atan2(0, 0)), is too imprecise (tanh) or missing
+// (erf, 64-bit exp and log), the kernels are rewritten first
+// (docs/codegen.md, "SPIR-V for Vulkan").
 //
 //===----------------------------------------------------------------------===//
 
