@@ -109,8 +109,8 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
       select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity, zero);
   power =
       select(cmp(arith::CmpFPredicate::OEQ, magnitude, zero), zeroBase, power);
-  // A negative base: the sign of |x|^y for an odd integer y, NaN unless y
-  // is an integer.
+  // A negative base: the sign of |x|^y for an odd integer y; a finite one
+  // gives NaN unless y is an integer (pow(-inf, y) is 0 or inf).
   Value isInteger =
       cmp(arith::CmpFPredicate::OEQ, b.create<math::FloorOp>(y), y);
   Value half = b.create<math::FloorOp>(
@@ -120,7 +120,10 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
       cmp(arith::CmpFPredicate::ONE, b.create<arith::AddFOp>(half, half), y));
   power = select(b.create<arith::AndIOp>(hasSignBit(b, x), isOdd),
                  b.create<arith::NegFOp>(power), power);
-  Value negativeBase = cmp(arith::CmpFPredicate::OLT, x, zero);
+  Value belowZero = cmp(arith::CmpFPredicate::OLT, x, zero);
+  Value aboveMinusInfinity =
+      cmp(arith::CmpFPredicate::ONE, x, splatConstant(b, type, -INFINITY));
+  Value negativeBase = b.create<arith::AndIOp>(belowZero, aboveMinusInfinity);
   power = select(b.create<arith::AndIOp>(
                      negativeBase,
                      b.create<arith::XOrIOp>(

@@ -45,13 +45,15 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: [[Y:%[0-9]+]] = OpLoad %float
 
 // pow: GLSL's Pow on |x| only; zero bases, negative bases (odd integer y:
-// negated; other y: NaN), NaNs, and the cases that give 1.
+// negated; other y: NaN for a finite base), NaNs, and the cases that give 1.
 // CHECK: [[ABS:%[0-9]+]] = OpExtInst %float %{{[0-9]+}} FAbs [[X]]
 // CHECK: OpExtInst %float %{{[0-9]+}} Pow %{{[0-9]+}} [[Y]]
 // CHECK: OpFOrdEqual %bool [[ABS]] %float_0
 // CHECK: OpExtInst %float %{{[0-9]+}} Floor [[Y]]
 // CHECK: OpFMul %float [[Y]] %float_0_5
+// A finite negative base with a non-integer y is NaN; -inf is not.
 // CHECK: OpFOrdLessThan %bool [[X]] %float_0
+// CHECK: OpFOrdNotEqual %bool [[X]] %float_n0x1p_128
 // CHECK: OpIsNan %bool [[X]]
 // CHECK: OpIsNan %bool [[Y]]
 // CHECK: OpFOrdEqual %bool [[X]] %float_1
