@@ -131,13 +131,18 @@ tensorsInBundleOrder(const Bundle &bundle, llvm::ArrayRef<unsigned> indexes,
                      const llvm::StringMap<HostTensor> &data);
 
 /// What `tilec compile` prints.
-enum class EmitKind { None, Tile, Mlir, OpenCL, Bundle };
+enum class EmitKind { None, Tile, Mlir, OpenCL, Spirv, SpirvAsm, Msl, Bundle };
+
+/// A target that `--target` names for `--emit bundle`.
+enum class TargetKind { OpenCL, Spirv, Msl };
 
 struct CompileOptions {
   std::string inputPath;
   std::string entry;
   std::vector<std::string> argSpecs;
   EmitKind emit = EmitKind::None;
+  /// With --emit bundle: the code it carries (docs/cli.md says the default).
+  std::vector<TargetKind> targets;
   /// With --emit mlir: print each op's .tile source location.
   bool printLocations = false;
   /// Print the scheduler's choices and their reasons.

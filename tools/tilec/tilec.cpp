@@ -1,7 +1,8 @@
 //===- tilec.cpp - The tilec command-line driver --------------------------===//
 //
 // tilec compile FILE.tile --arg NAME=DTYPE[dims] ...
-//               [--emit tile|mlir|opencl|bundle] [--explain] [-o OUT]
+//               [--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle]
+//               [--target opencl,spirv,msl] [--explain] [-o OUT]
 // tilec run FILE.tile [--in NAME=FILE.npy | --arg ... --random] [--out DIR]
 //                     [--backend opencl|vulkan|reference] [--check]
 // tilec bench FILE.tile --arg NAME=DTYPE[dims] ... [--repeat N]
@@ -66,8 +67,23 @@ static cl::opt<EmitKind> emit(
                clEnumValN(EmitKind::Mlir, "mlir", "the `tile` MLIR dialect"),
                clEnumValN(EmitKind::OpenCL, "opencl",
                           "the OpenCL C of the kernels, for the device"),
+               clEnumValN(EmitKind::Spirv, "spirv",
+                          "the kernels' Vulkan SPIR-V module (binary)"),
+               clEnumValN(EmitKind::SpirvAsm, "spirv-asm",
+                          "the kernels' Vulkan SPIR-V module (assembly)"),
+               clEnumValN(EmitKind::Msl, "msl",
+                          "the Metal Shading Language of every kernel"),
                clEnumValN(EmitKind::Bundle, "bundle",
                           "the kernel bundle that tile-run executes")),
+    cl::sub(compileCommand), cl::cat(tilecCategory));
+static cl::list<TargetKind> targets(
+    "target",
+    cl::desc("With --emit bundle, the code it carries (default: "
+             "opencl,spirv)"),
+    cl::CommaSeparated,
+    cl::values(clEnumValN(TargetKind::OpenCL, "opencl", "OpenCL C"),
+               clEnumValN(TargetKind::Spirv, "spirv", "SPIR-V for Vulkan"),
+               clEnumValN(TargetKind::Msl, "msl", "MSL for Metal")),
     cl::sub(compileCommand), cl::cat(tilecCategory));
 static cl::opt<bool>
     explain("explain",
@@ -134,7 +150,7 @@ int main(int argc, char **argv) {
           argc, argv,
           "tilec: compiles Tile tensor programs to GPU kernels\n\n"
           "  tilec compile FILE.tile --arg A=f32[64,32] ... "
-          "--emit tile|mlir|opencl|bundle\n"
+          "--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle\n"
           "  tilec run FILE.tile --in A=a.npy ... [--out DIR] [--check]\n"
           "  tilec run FILE.tile --arg A=f32[64,32] ... --random "
           "[--backend vulkan]\n"
@@ -145,9 +161,10 @@ int main(int argc, char **argv) {
     return ExitUsageError;
 
   if (compileCommand) {
-    CompileOptions options{inputPath,  entry,          argSpecs,
-                           emit,       printLocations, explain,
-                           outputPath, device,         profile};
+    CompileOptions options{inputPath, entry,          argSpecs,
+                           emit,      targets,        printLocations,
+                           explain,   outputPath,     device,
+                           profile};
     return runCompile(options);
   }
   if (runCommand) {
