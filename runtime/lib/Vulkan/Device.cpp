@@ -139,6 +139,22 @@ Status Device::checkValidation(std::string_view what) {
   return Error(text);
 }
 
+void Device::nameObject(VkObjectType type, uint64_t object,
+                        const std::string &name) {
+  if (!physical.instance || !physical.instance->validated())
+    return;
+  auto setName = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
+      vkGetDeviceProcAddr(device, "vkSetDebugUtilsObjectNameEXT"));
+  if (!setName)
+    return;
+  auto info = makeStructure<VkDebugUtilsObjectNameInfoEXT>(
+      VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT);
+  info.objectType = type;
+  info.objectHandle = object;
+  info.pObjectName = name.c_str();
+  setName(device, &info);
+}
+
 /// A memory type among `typeBits` with the `required` properties, one with
 /// `preferred` as well if there is one.
 static std::optional<uint32_t>

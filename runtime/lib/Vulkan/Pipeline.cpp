@@ -62,8 +62,8 @@ static bool providesFeature(const DeviceDescriptor &device,
 Expected<ComputePipeline> Device::createPipeline(const ShaderModule &module,
                                                  std::string_view entry,
                                                  uint32_t numBuffers) {
-  std::string what = "creating the pipeline of entry point " + quoted(entry) +
-                     " on device " + quoted(physical.profile.name);
+  std::string action = "creating the pipeline of entry point " + quoted(entry);
+  std::string what = action + " on device " + quoted(physical.profile.name);
   const SpirvEntryPoint *found = module.findEntryPoint(entry);
   if (!found) {
     std::string names;
@@ -125,7 +125,7 @@ Expected<ComputePipeline> Device::createPipeline(const ShaderModule &module,
   if (result != VK_SUCCESS)
     return driverFailure(result, what);
   Owned<VkPipeline> pipeline(device, rawPipeline);
-  if (Status status = checkValidation(what); !status)
+  if (Status status = checkValidation(action); !status)
     return status.error();
   return ComputePipeline(std::move(setLayout), std::move(pipelineLayout),
                          std::move(pipeline), std::move(entryName), numBuffers,

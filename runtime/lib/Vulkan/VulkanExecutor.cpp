@@ -105,6 +105,10 @@ Status VulkanExecutor::createPipelines() {
     if (!pipeline)
       return fail(plan->describeKernel(k) + ": " + pipeline.error().message(),
                   pipeline.error().driverCode());
+    // Validation messages then say which kernel they are about.
+    device.nameObject(VK_OBJECT_TYPE_PIPELINE,
+                      reinterpret_cast<uint64_t>(pipeline->handle()),
+                      plan->describeKernel(k));
     pipelines[k] = std::move(*pipeline);
   }
 
@@ -188,6 +192,9 @@ VulkanExecutor::allocate(unsigned index) {
       device.allocate(bufferBytes(buffer), buffer.name);
   if (!allocated)
     return fail(allocated.error());
+  device.nameObject(VK_OBJECT_TYPE_BUFFER,
+                    reinterpret_cast<uint64_t>(allocated->handle()),
+                    "buffer " + quoted(buffer.name));
   return std::make_shared<const Buffer>(std::move(*allocated));
 }
 

@@ -411,6 +411,10 @@ public:
   /// any; `what` says what was done.
   Status checkValidation(std::string_view what);
 
+  /// Under validation, names `object` (of `type`) in the layer's messages
+  /// (a kernel's description for its pipeline, say); otherwise nothing.
+  void nameObject(VkObjectType type, uint64_t object, const std::string &name);
+
 private:
   Device(DeviceDescriptor descriptor, VkDevice device)
       : physical(std::move(descriptor)), device(device) {}
