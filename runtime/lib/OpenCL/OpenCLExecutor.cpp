@@ -171,6 +171,9 @@ static unsigned firstErrorLine(const std::string &log) {
 }
 
 Status OpenCLExecutor::buildKernels() {
+  if (program.openclSource.empty() && !program.kernels.empty())
+    return fail("the bundle of " + quoted(program.function) +
+                " has no OpenCL C: it was compiled without the opencl target");
   Expected<std::shared_ptr<const Program>> built = device.buildProgram(
       program.openclSource, getBundleBuildOptions(device), program.function);
   if (!built) {
