@@ -5,6 +5,7 @@
 #include "Failure.h"
 
 #include "../StoragePlan.h"
+#include "../StoredTensor.h"
 
 #include "tilec/Runtime/TensorSummary.h"
 
@@ -15,6 +16,8 @@
 using namespace tilec;
 using namespace tilec::opencl;
 
+using OpenCLDeviceTensor = StoredTensor<Backend::OpenCL, Device, Buffer>;
+
 Error OpenCLExecutor::fail(const std::string &message, int driverCode) const {
   return Error(label + ": " + message, driverCode);
 }
@@ -24,43 +27,6 @@ OpenCLExecutor::OpenCLExecutor(Device &device, Bundle bundle, std::string name)
       plan(std::make_unique<StoragePlan>(program)) {}
 
 OpenCLExecutor::~OpenCLExecutor() = default;
-
-namespace {
-/// An output kept on an OpenCL device: the storage of the tensor, or of its
-/// pieces in order.
-class OpenCLDeviceTensor final : public DeviceTensor {
-public:
-  struct Part {
-    std::shared_ptr<const Buffer> buffer;
-    /// The part's first byte within the tensor's bytes.
-    uint64_t byteOffset = 0;
-  };
-
-  OpenCLDeviceTensor(Device &device, DType dtype, Shape shape,
-                     std::vector<Part> parts)
-      : DeviceTensor(dtype, std::move(shape)), device(device),
-        parts(std::move(parts)) {}
-
-  Backend backend() const override { return Backend::OpenCL; }
-  Expected<HostTensor> read() const override {
-    HostTensor tensor(dtype(), shape());
-    for (const Part &part : parts)
-      if (Status status =
-              device.read(*part.buffer, tensor.data() + part.byteOffset,
-                          part.buffer->size());
-          !status)
-        return status.error();
-    return tensor;
-  }
-
-  Device &owner() const { return device; }
-  const std::vector<Part> &storage() const { return parts; }
-
-private:
-  Device &device;
-  std::vector<Part> parts;
-};
-} // namespace
 
 const Buffer &OpenCLExecutor::storageOf(const Storage &bound,
                                         unsigned index) const {
@@ -219,30 +185,6 @@ Status OpenCLExecutor::upload(const Storage &bound, unsigned index,
   return Status::success();
 }
 
-Status OpenCLExecutor::bindDeviceInput(Storage &bound, unsigned input,
-                                       const DeviceTensor &tensor) const {
-  // Of this backend, the tensor is an OpenCLDeviceTensor; checkDeviceInput
-  // refuses any other before its parts matter.
-  const auto *onDevice = tensor.backend() == Backend::OpenCL
-                             ? static_cast<const OpenCLDeviceTensor *>(&tensor)
-                             : nullptr;
-  std::vector<StoredPart> given;
-  if (onDevice)
-    for (const OpenCLDeviceTensor::Part &part : onDevice->storage())
-      given.push_back({part.byteOffset, part.buffer->size()});
-  if (Status status =
-          plan->checkDeviceInput(input, tensor, Backend::OpenCL, given);
-      !status)
-    return fail(status.error().message());
-  if (&onDevice->owner() != &device)
-    return fail("input " + quoted(program.buffers[program.inputs[input]].name) +
-                " is a tensor of another OpenCL device");
-  std::vector<unsigned> parts = plan->partsOf(program.inputs[input]);
-  for (size_t p = 0; p < parts.size(); ++p)
-    bound[parts[p]] = onDevice->storage()[p].buffer;
-  return Status::success();
-}
-
 Status OpenCLExecutor::poisonResults(const Storage &bound) {
   const cl_uchar pattern = 0xFF;
   for (unsigned i = 0; i < program.buffers.size(); ++i) {
@@ -341,11 +283,10 @@ OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
   for (unsigned i = 0; i < inputs.size(); ++i) {
     if (const auto *onDevice =
             std::get_if<std::shared_ptr<const DeviceTensor>>(&inputs[i])) {
-      if (!*onDevice)
-        return fail("input " + quoted(program.buffers[program.inputs[i]].name) +
-                    " is a null device tensor");
-      if (Status status = bindDeviceInput(bound, i, **onDevice); !status)
-        return status.error();
+      if (Status status = OpenCLDeviceTensor::bindInput(
+              *plan, program, i, *onDevice, device, bound);
+          !status)
+        return fail(status.error().message());
       continue;
     }
     const HostTensor *host = std::get<const HostTensor *>(inputs[i]);
@@ -370,14 +311,5 @@ OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
   if (Status status = device.finish(); !status)
     return fail(status.error().message(), status.error().driverCode());
 
-  std::vector<std::shared_ptr<DeviceTensor>> results;
-  for (unsigned output : program.outputs) {
-    std::vector<OpenCLDeviceTensor::Part> parts;
-    for (unsigned part : plan->partsOf(plan->storageOwner(output)))
-      parts.push_back({bound[part], plan->partOffset(part)});
-    const BundleBuffer &buffer = program.buffers[output];
-    results.push_back(std::make_shared<OpenCLDeviceTensor>(
-        device, buffer.dtype, buffer.shape, std::move(parts)));
-  }
-  return results;
+  return OpenCLDeviceTensor::wrapOutputs(*plan, program, device, bound);
 }

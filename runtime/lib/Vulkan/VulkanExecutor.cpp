@@ -5,6 +5,7 @@
 #include "Failure.h"
 
 #include "../StoragePlan.h"
+#include "../StoredTensor.h"
 
 #include <cstring>
 #include <variant>
@@ -12,42 +13,7 @@
 using namespace tilec;
 using namespace tilec::vulkan;
 
-namespace {
-/// An output kept on a Vulkan device: the storage of the tensor, or of its
-/// pieces in order.
-class VulkanDeviceTensor final : public DeviceTensor {
-public:
-  struct Part {
-    std::shared_ptr<const Buffer> buffer;
-    /// The part's first byte within the tensor's bytes.
-    uint64_t byteOffset = 0;
-  };
-
-  VulkanDeviceTensor(Device &device, DType dtype, Shape shape,
-                     std::vector<Part> parts)
-      : DeviceTensor(dtype, std::move(shape)), device(device),
-        parts(std::move(parts)) {}
-
-  Backend backend() const override { return Backend::Vulkan; }
-  Expected<HostTensor> read() const override {
-    HostTensor tensor(dtype(), shape());
-    for (const Part &part : parts)
-      if (Status status =
-              device.read(*part.buffer, tensor.data() + part.byteOffset,
-                          part.buffer->size());
-          !status)
-        return status.error();
-    return tensor;
-  }
-
-  Device &owner() const { return device; }
-  const std::vector<Part> &storage() const { return parts; }
-
-private:
-  Device &device;
-  std::vector<Part> parts;
-};
-} // namespace
+using VulkanDeviceTensor = StoredTensor<Backend::Vulkan, Device, Buffer>;
 
 VulkanExecutor::VulkanExecutor(Device &device, Bundle bundle, std::string name)
     : device(device), program(std::move(bundle)), label(std::move(name)),
@@ -239,30 +205,6 @@ void VulkanExecutor::stageInput(unsigned index, const HostTensor &tensor,
   }
 }
 
-Status VulkanExecutor::bindDeviceInput(Storage &bound, unsigned input,
-                                       const DeviceTensor &tensor) const {
-  // Of this backend, the tensor is a VulkanDeviceTensor; checkDeviceInput
-  // refuses any other before its parts matter.
-  const auto *onDevice = tensor.backend() == Backend::Vulkan
-                             ? static_cast<const VulkanDeviceTensor *>(&tensor)
-                             : nullptr;
-  std::vector<StoredPart> given;
-  if (onDevice)
-    for (const VulkanDeviceTensor::Part &part : onDevice->storage())
-      given.push_back({part.byteOffset, part.buffer->size()});
-  if (Status status =
-          plan->checkDeviceInput(input, tensor, Backend::Vulkan, given);
-      !status)
-    return fail(status.error().message());
-  if (&onDevice->owner() != &device)
-    return fail("input " + quoted(program.buffers[program.inputs[input]].name) +
-                " is a tensor of another Vulkan device");
-  std::vector<unsigned> parts = plan->partsOf(program.inputs[input]);
-  for (size_t p = 0; p < parts.size(); ++p)
-    bound[parts[p]] = onDevice->storage()[p].buffer;
-  return Status::success();
-}
-
 Expected<std::vector<uint64_t>>
 VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
                         const std::vector<Copy> &readbacks) {
@@ -390,11 +332,10 @@ VulkanExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
   for (unsigned i = 0; i < inputs.size(); ++i) {
     if (const auto *onDevice =
             std::get_if<std::shared_ptr<const DeviceTensor>>(&inputs[i])) {
-      if (!*onDevice)
-        return fail("input " + quoted(program.buffers[program.inputs[i]].name) +
-                    " is a null device tensor");
-      if (Status status = bindDeviceInput(bound, i, **onDevice); !status)
-        return status.error();
+      if (Status status = VulkanDeviceTensor::bindInput(
+              *plan, program, i, *onDevice, device, bound);
+          !status)
+        return fail(status.error().message());
       continue;
     }
     const HostTensor *host = std::get<const HostTensor *>(inputs[i]);
@@ -413,14 +354,5 @@ VulkanExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
       !launchNs)
     return launchNs.error();
 
-  std::vector<std::shared_ptr<DeviceTensor>> results;
-  for (unsigned output : program.outputs) {
-    std::vector<VulkanDeviceTensor::Part> parts;
-    for (unsigned part : plan->partsOf(plan->storageOwner(output)))
-      parts.push_back({bound[part], plan->partOffset(part)});
-    const BundleBuffer &buffer = program.buffers[output];
-    results.push_back(std::make_shared<VulkanDeviceTensor>(
-        device, buffer.dtype, buffer.shape, std::move(parts)));
-  }
-  return results;
+  return VulkanDeviceTensor::wrapOutputs(*plan, program, device, bound);
 }

@@ -66,10 +66,6 @@ private:
   Expected<std::shared_ptr<const opencl::Buffer>> allocate(unsigned index);
   Status allocateBuffers();
   Status buildKernels();
-  /// Binds input `input` to `tensor`'s storage in `bound`, checking that it
-  /// fits the input.
-  Status bindDeviceInput(Storage &bound, unsigned input,
-                         const DeviceTensor &tensor) const;
   /// Writes `tensor` into the storage of bundle buffer `index`.
   Status upload(const Storage &bound, unsigned index, const HostTensor &tensor);
   /// Enqueues the fill of every output and temporary with 0xFF bytes.

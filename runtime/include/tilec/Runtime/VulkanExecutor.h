@@ -72,10 +72,6 @@ private:
   Status createPipelines();
   /// Checks launch `index` against its pipeline and the device.
   Status checkLaunch(unsigned index) const;
-  /// Binds input `input` to `tensor`'s storage in `bound`, checking that it
-  /// fits the input.
-  Status bindDeviceInput(Storage &bound, unsigned input,
-                         const DeviceTensor &tensor) const;
   /// Copies `tensor` into the staging buffers of bundle buffer `index`, and
   /// adds their uploads to `uploads`.
   void stageInput(unsigned index, const HostTensor &tensor,
