@@ -7,8 +7,6 @@
 #include "../StoragePlan.h"
 #include "../StoredTensor.h"
 
-#include "tilec/Runtime/TensorSummary.h"
-
 #include <cstdlib>
 #include <limits>
 #include <variant>

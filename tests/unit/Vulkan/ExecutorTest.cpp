@@ -207,6 +207,19 @@ TEST_F(ExecutorTest, DeviceTensorsChainWithoutCopies) {
     ASSERT_EQ(second->getDouble(i), 4.0 * static_cast<double>(i));
   }
 
+  // A tensor of another device (another Device object) is refused.
+  Expected<std::unique_ptr<Device>> other = Device::open(descriptor);
+  ASSERT_TRUE(other) << other.error().message();
+  Expected<std::unique_ptr<VulkanExecutor>> elsewhere =
+      VulkanExecutor::create(**other, vectorAddBundle(), "other.json");
+  ASSERT_TRUE(elsewhere) << elsewhere.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> foreign =
+      (*elsewhere)->runOnDevice({(*twice)[0], &a});
+  ASSERT_FALSE(foreign);
+  EXPECT_EQ(foreign.error().message(),
+            "other.json: input 'A' is a tensor of another vulkan device");
+  elsewhere->reset();
+
   // Inputs that do not fit are named.
   Expected<std::vector<std::shared_ptr<DeviceTensor>>> count =
       (*executor)->runOnDevice({&a});
