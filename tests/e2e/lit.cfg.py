@@ -13,14 +13,43 @@
 # every message fails the run, and the Oclgrind lines and tests, which are
 # about OpenCL, are left out.
 import os
+import sys
 
-import lit.formats
-
-vulkan = config.tilec_e2e_backend == "vulkan"
+# A site config without tilec_e2e_backend (bench/gpu-run.sh writes its own)
+# runs on OpenCL.
+vulkan = getattr(config, "tilec_e2e_backend", "opencl") == "vulkan"
 config.name = "tilec-e2e-vulkan" if vulkan else "tilec-e2e"
-config.test_format = lit.formats.ShTest(execute_external=False)
+
+# Programs that fail on Vulkan for known reasons in the SPIR-V code
+# generation, each expected to fail until its fix lands: a fix makes the
+# program pass unexpectedly, which fails the suite until it leaves the list.
+vulkan_known_failures = {
+    # Mesa reassociates and fuses float arithmetic not decorated
+    # NoContraction: (X * 100) * 100000 is not rounded twice.
+    "casts.tile",
+    # 'math.tan' has no SPIR-V lowering.
+    "elementwise_float.tile",
+    # tanh on f64: GLSL.std.450 defines it for 16- and 32-bit floats only.
+    "f64.tile",
+    # A product reduction over 1025 elements gives 0 (work-items without
+    # tuples do not contribute the identity); the 3x3 window sum over
+    # 2048x2048 differs.
+    "long_reductions.tile",
+    # f64 to f16/bf16 is rounded twice (through f32).
+    "round_once.tile",
+    # SPIR-V 1.0 modules: the validation layer charges every kernel with the
+    # Workgroup memory of all the module's kernels, over lavapipe's 32 KiB.
+    "split_batched_matmul.tile",
+    "split_dense.tile",
+    "split_matmul.tile",
+}
+
+sys.path.insert(0, os.path.dirname(__file__))
+from e2eformat import E2ETest  # noqa: E402
+
+config.test_format = E2ETest(vulkan_known_failures if vulkan else [])
 config.suffixes = [".tile", ".test"]
-config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "e2eformat.py"]
 if vulkan:
     config.excludes.append("oclgrind-harness.test")
 config.test_source_root = os.path.dirname(__file__)

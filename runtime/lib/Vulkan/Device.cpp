@@ -257,7 +257,7 @@ void vulkan::recordMemoryBarrier(VkCommandBuffer commands,
 }
 
 Status Device::transfer(const Buffer &buffer, uint64_t bytes, uint64_t offset,
-                        bool toDevice, void *host) {
+                        bool toDevice, const void *source, void *destination) {
   std::string what =
       std::string(toDevice ? "writing " : "reading ") + std::to_string(bytes) +
       " bytes " + (toDevice ? "to" : "from") + " buffer " +
@@ -273,7 +273,7 @@ Status Device::transfer(const Buffer &buffer, uint64_t bytes, uint64_t offset,
     return Error(what + ": " + staging.error().message(),
                  staging.error().driverCode());
   if (toDevice)
-    std::memcpy(staging->mapped(), host, bytes);
+    std::memcpy(staging->mapped(), source, bytes);
   VkBufferCopy region = {toDevice ? 0 : offset, toDevice ? offset : 0, bytes};
   Status status = submit(
       [&](VkCommandBuffer commands) {
@@ -293,19 +293,20 @@ Status Device::transfer(const Buffer &buffer, uint64_t bytes, uint64_t offset,
   if (!status)
     return status;
   if (!toDevice)
-    std::memcpy(host, staging->mapped(), bytes);
+    std::memcpy(destination, staging->mapped(), bytes);
   return Status::success();
 }
 
 Status Device::write(const Buffer &buffer, const void *data, uint64_t bytes,
                      uint64_t offset) {
-  return transfer(buffer, bytes, offset, /*toDevice=*/true,
-                  const_cast<void *>(data));
+  return transfer(buffer, bytes, offset, /*toDevice=*/true, data,
+                  /*destination=*/nullptr);
 }
 
 Status Device::read(const Buffer &buffer, void *data, uint64_t bytes,
                     uint64_t offset) {
-  return transfer(buffer, bytes, offset, /*toDevice=*/false, data);
+  return transfer(buffer, bytes, offset, /*toDevice=*/false,
+                  /*source=*/nullptr, data);
 }
 
 Status Device::submit(const std::function<void(VkCommandBuffer)> &record,

@@ -419,10 +419,11 @@ private:
   Device(DeviceDescriptor descriptor, VkDevice device)
       : physical(std::move(descriptor)), device(device) {}
 
-  /// Copies `bytes` between `buffer` at `offset` and `host`, through a
-  /// staging buffer of their own, in the direction `toDevice` says.
+  /// Copies `bytes` between `buffer` at `offset` and the host, through a
+  /// staging buffer of their own: from `source` if `toDevice`, else to
+  /// `destination`.
   Status transfer(const Buffer &buffer, uint64_t bytes, uint64_t offset,
-                  bool toDevice, void *host);
+                  bool toDevice, const void *source, void *destination);
 
   DeviceDescriptor physical;
   VkDevice device;
