@@ -40,8 +40,8 @@ std::string encodeSPIRVWords(const std::vector<uint32_t> &words) {
     if (count > 2)
       group |= bytes[i + 2];
     for (size_t digit = 0; digit < 4; ++digit)
-      text += digit <= count ? kAlphabet[(group >> (18 - 6 * digit)) & 63]
-                             : '=';
+      text +=
+          digit <= count ? kAlphabet[(group >> (18 - 6 * digit)) & 63] : '=';
   }
   return text;
 }

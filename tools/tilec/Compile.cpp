@@ -112,9 +112,9 @@ int runCompile(const CompileOptions &options) {
     return exitCode;
 
   std::optional<Bundle> bundle;
-  if (options.explain || (options.emit != EmitKind::None &&
-                          options.emit != EmitKind::Tile &&
-                          options.emit != EmitKind::Mlir)) {
+  if (options.explain ||
+      (options.emit != EmitKind::None && options.emit != EmitKind::Tile &&
+       options.emit != EmitKind::Mlir)) {
     std::optional<DeviceProfile> profile =
         chooseTargetProfile(options.device, options.profile);
     if (!profile)

@@ -161,10 +161,9 @@ int main(int argc, char **argv) {
     return ExitUsageError;
 
   if (compileCommand) {
-    CompileOptions options{inputPath, entry,          argSpecs,
-                           emit,      targets,        printLocations,
-                           explain,   outputPath,     device,
-                           profile};
+    CompileOptions options{inputPath, entry,          argSpecs, emit,
+                           targets,   printLocations, explain,  outputPath,
+                           device,    profile};
     return runCompile(options);
   }
   if (runCommand) {

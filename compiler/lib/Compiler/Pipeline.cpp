@@ -74,8 +74,7 @@ static void reportThroughSourceMgr(Diagnostic &diag,
 
 /// Fills the bundle's SPIR-V module and, when asked, each kernel's MSL, from
 /// the kernel IR's gpu.module. Errors are reported at the kernels.
-static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl,
-                                    Bundle &bundle) {
+static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle) {
   auto kernelModules = module.getOps<gpu::GPUModuleOp>();
   if (llvm::range_size(kernelModules) != 1)
     return module.emitError("expected one gpu.module in the kernel IR");
@@ -121,8 +120,7 @@ std::optional<Bundle> compileProgram(const Program &program,
   if (failed(lowerToKernels(*module, profile, &explain)))
     return std::nullopt;
 
-  std::optional<Bundle> bundle =
-      extractBundle(*module, "tilec " TILEC_VERSION);
+  std::optional<Bundle> bundle = extractBundle(*module, "tilec " TILEC_VERSION);
   if (!bundle)
     return std::nullopt;
   bundle->explanation = std::move(explanation);

@@ -8,27 +8,48 @@
 
 #include <spirv_cross/spirv_cross_c.h>
 
+#include <array>
+
 using namespace mlir;
 
 namespace tilec {
 
+/// Whether `kernel` has an f64 value or buffer anywhere.
+static bool usesF64(gpu::GPUFuncOp kernel) {
+  auto isF64 = [](Type type) { return getElementTypeOrSelf(type).isF64(); };
+  if (llvm::any_of(kernel.getArgumentTypes(), isF64))
+    return true;
+  WalkResult found = kernel.walk([&](Operation *op) {
+    return llvm::any_of(op->getResultTypes(), isF64) ? WalkResult::interrupt()
+                                                     : WalkResult::advance();
+  });
+  return found.wasInterrupted();
+}
+
 FailureOr<std::string> translateToMSL(gpu::GPUFuncOp kernel,
                                       llvm::ArrayRef<uint32_t> spirv) {
+  // Errors name the kernel's statement, without MLIR's dump of the kernel.
+  Location loc = kernel.getLoc();
+  if (usesF64(kernel))
+    return emitError(loc, "Metal has no f64: kernel '")
+           << kernel.getName() << "' cannot be translated to MSL";
   spirv::EntryPointABIAttr abi = spirv::lookupEntryPointABI(kernel);
-  if (!abi || !abi.getWorkgroupSize() ||
-      abi.getWorkgroupSize().size() != 3)
-    return kernel.emitError("the kernel has no spirv.entry_point_abi with a "
-                            "work-group size");
-  llvm::ArrayRef<int32_t> size = abi.getWorkgroupSize().asArrayRef();
+  if (!abi || !abi.getWorkgroupSize() || abi.getWorkgroupSize().empty() ||
+      abi.getWorkgroupSize().size() > 3)
+    return emitError(loc, "the kernel has no spirv.entry_point_abi with a "
+                          "work-group size");
+  // Missing trailing dimensions are 1, as in SPIR-V's LocalSize.
+  std::array<int32_t, 3> size = {1, 1, 1};
+  llvm::copy(abi.getWorkgroupSize().asArrayRef(), size.begin());
 
   spvc_context context = nullptr;
   if (spvc_context_create(&context) != SPVC_SUCCESS)
-    return kernel.emitError("cannot create a SPIRV-Cross context");
+    return emitError(loc, "cannot create a SPIRV-Cross context");
   auto destroy = llvm::make_scope_exit([&] { spvc_context_destroy(context); });
   auto refuse = [&]() {
-    return kernel.emitError("SPIRV-Cross cannot translate kernel '")
-           << kernel.getName() << "' to MSL: "
-           << spvc_context_get_last_error_string(context);
+    return emitError(loc, "SPIRV-Cross cannot translate kernel '")
+           << kernel.getName()
+           << "' to MSL: " << spvc_context_get_last_error_string(context);
   };
 
   spvc_parsed_ir ir = nullptr;
@@ -48,8 +69,7 @@ FailureOr<std::string> translateToMSL(gpu::GPUFuncOp kernel,
           options, SPVC_COMPILER_OPTION_MSL_VERSION,
           SPVC_MAKE_MSL_VERSION(kMSLMajorVersion, kMSLMinorVersion, 0)) !=
           SPVC_SUCCESS ||
-      spvc_compiler_install_compiler_options(compiler, options) !=
-          SPVC_SUCCESS)
+      spvc_compiler_install_compiler_options(compiler, options) != SPVC_SUCCESS)
     return refuse();
   // Explicit bindings: SPIRV-Cross would otherwise number the buffers in
   // the order it meets them.

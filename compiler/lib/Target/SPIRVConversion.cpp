@@ -21,6 +21,7 @@
 #include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
 #include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
 #include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
@@ -79,6 +80,25 @@ static std::optional<spirv::StorageClass> mapMemorySpace(Attribute space) {
   return std::nullopt;
 }
 
+namespace {
+/// A math builtin that MLIR 19's math-to-SPIR-V patterns leave out, to its
+/// GLSL.std.450 instruction (f32 only: the preparation refuses f64).
+template <typename MathOp, typename GLOp>
+struct GLSLUnaryPattern final : OpConversionPattern<MathOp> {
+  using OpConversionPattern<MathOp>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<GLOp>(op, type, adaptor.getOperand());
+    return success();
+  }
+};
+} // namespace
+
 /// Converts the prepared gpu.module (in its scratch module) to a
 /// spirv.module in its place.
 static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
@@ -101,6 +121,13 @@ static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
   populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
   arith::populateArithToSPIRVPatterns(typeConverter, patterns);
   populateMathToSPIRVPatterns(typeConverter, patterns);
+  patterns.add<GLSLUnaryPattern<math::TanOp, spirv::GLTanOp>,
+               GLSLUnaryPattern<math::SinhOp, spirv::GLSinhOp>,
+               GLSLUnaryPattern<math::CoshOp, spirv::GLCoshOp>,
+               GLSLUnaryPattern<math::AsinOp, spirv::GLAsinOp>,
+               GLSLUnaryPattern<math::AcosOp, spirv::GLAcosOp>,
+               GLSLUnaryPattern<math::AtanOp, spirv::GLAtanOp>>(typeConverter,
+                                                                context);
   populateMemRefToSPIRVPatterns(typeConverter, patterns);
   populateVectorToSPIRVPatterns(typeConverter, patterns);
   index::populateIndexToSPIRVPatterns(typeConverter, patterns);
@@ -108,8 +135,7 @@ static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
   return applyFullConversion(kernels, *target, std::move(patterns));
 }
 
-FailureOr<std::vector<uint32_t>>
-translateToSPIRV(gpu::GPUModuleOp kernels) {
+FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
   MLIRContext *context = kernels.getContext();
   context->loadDialect<spirv::SPIRVDialect>();
   auto parent = kernels->getParentOfType<ModuleOp>();

@@ -2,8 +2,9 @@
 //
 // The SPIR-V target in three steps, one file each: rewriting a clone of the
 // kernels into what MLIR's conversions translate faithfully
-// (SPIRVPreparation.cpp), the conversion and serialisation
-// (SPIRVConversion.cpp), and validation by SPIRV-Tools (SPIRVTools.cpp).
+// (SPIRVPreparation.cpp, with the f64 builtins of SPIRVFloat64.cpp), the
+// conversion and serialisation (SPIRVConversion.cpp), and validation by
+// SPIRV-Tools (SPIRVTools.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,7 @@
 #define TILEC_LIB_TARGET_SPIRVLOWERING_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
 
@@ -27,6 +29,23 @@ namespace tilec {
 /// binding. A builtin the target cannot compute (64-bit transcendentals) is
 /// reported at the op; returns failure then.
 mlir::LogicalResult prepareKernelsForSPIRV(mlir::gpu::GPUModuleOp kernels);
+
+/// `element` in the shape of `like` (a vector type) or alone.
+mlir::Type withElementType(mlir::Type like, mlir::Type element);
+
+/// A constant of `type` (a float or integer scalar or vector) with `value`
+/// in every element.
+mlir::Value splatConstant(mlir::ImplicitLocOpBuilder &b, mlir::Type type,
+                          double value);
+
+/// f64 builtins that GLSL.std.450 lacks, built from arithmetic that SPIR-V
+/// defines for f64 (SPIRVFloat64.cpp), each within a few ulp and with C's
+/// results for infinities, NaNs and zeros.
+mlir::Value buildExpF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
+mlir::Value buildLogF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
+mlir::Value buildTanhF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
+mlir::Value buildSinhF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
+mlir::Value buildCoshF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
 
 /// Validates `words` for kSPIRVTargetEnvName; on failure `error` holds
 /// SPIRV-Tools' message.

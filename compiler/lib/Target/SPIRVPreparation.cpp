@@ -27,16 +27,13 @@ using namespace mlir;
 
 namespace tilec {
 
-/// `element` in the shape of `like` (a vector type) or alone.
-static Type withElementType(Type like, Type element) {
+Type withElementType(Type like, Type element) {
   if (auto shaped = dyn_cast<ShapedType>(like))
     return shaped.clone(element);
   return element;
 }
 
-/// A constant of `type` (a float or integer scalar or vector) with `value`
-/// in every element.
-static Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
+Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
   Type element = getElementTypeOrSelf(type);
   TypedAttr scalar =
       isa<FloatType>(element)
@@ -47,21 +44,25 @@ static Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
   return b.create<arith::ConstantOp>(scalar);
 }
 
-/// GLSL.std.450 defines these for 16- and 32-bit floats only.
-static bool isTranscendental(Operation *op) {
-  return isa<math::ExpOp, math::LogOp, math::PowFOp, math::SinOp, math::CosOp,
-             math::TanOp, math::SinhOp, math::CoshOp, math::TanhOp,
-             math::AsinOp, math::AcosOp, math::AtanOp, math::Atan2Op,
-             math::ErfOp>(op);
+/// The f64 builtins that GLSL.std.450 lacks and SPIRVFloat64.cpp does not
+/// build yet.
+static bool lacksF64Implementation(Operation *op) {
+  return isa<math::SinOp, math::CosOp, math::TanOp, math::AsinOp, math::AcosOp,
+             math::AtanOp, math::Atan2Op, math::ErfOp>(op);
+}
+
+static bool isF64(Operation *op) {
+  return op->getNumResults() == 1 &&
+         getElementTypeOrSelf(op->getResult(0).getType()).isF64();
 }
 
 static LogicalResult checkMathSupport(gpu::GPUModuleOp kernels) {
   WalkResult result = kernels.walk([](Operation *op) {
-    if (isTranscendental(op) &&
-        getElementTypeOrSelf(op->getResult(0).getType()).isF64()) {
-      op->emitError() << "the SPIR-V target cannot compute '" << op->getName()
-                      << "' on f64: GLSL.std.450 defines it for 16- and "
-                         "32-bit floats only";
+    if (lacksF64Implementation(op) && isF64(op)) {
+      emitError(op->getLoc())
+          << "the SPIR-V target cannot compute '" << op->getName()
+          << "' on f64 yet: GLSL.std.450 defines it for 16- and 32-bit "
+             "floats only, and tilec has no f64 expansion of it";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -72,8 +73,9 @@ static LogicalResult checkMathSupport(gpu::GPUModuleOp kernels) {
 /// `x` has its sign bit set (-0 and negative NaNs included).
 static Value hasSignBit(ImplicitLocOpBuilder &b, Value x) {
   Type bitsType = withElementType(
-      x.getType(), b.getIntegerType(getElementTypeOrSelf(x.getType())
-                                        .getIntOrFloatBitWidth()));
+      x.getType(),
+      b.getIntegerType(
+          getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth()));
   Value bits = b.create<arith::BitcastOp>(bitsType, x);
   return b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, bits,
                                  splatConstant(b, bitsType, 0));
@@ -95,44 +97,49 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
   Value nan = splatConstant(b, type, NAN);
 
   Value magnitude = b.create<math::AbsFOp>(x);
-  Value power = b.create<math::PowFOp>(magnitude, y);
+  // f64: e^(y log |x|), as GLSL's Pow is 32-bit only.
+  Value power =
+      getElementTypeOrSelf(type).isF64()
+          ? buildExpF64(b,
+                        b.create<arith::MulFOp>(y, buildLogF64(b, magnitude)))
+          : b.create<math::PowFOp>(magnitude, y).getResult();
   // pow(+-0, y) is +-inf for y < 0 and +-0 for y > 0.
-  Value zeroBase = select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity,
-                          zero);
-  power = select(cmp(arith::CmpFPredicate::OEQ, magnitude, zero), zeroBase,
-                 power);
+  Value zeroBase =
+      select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity, zero);
+  power =
+      select(cmp(arith::CmpFPredicate::OEQ, magnitude, zero), zeroBase, power);
   // A negative base: the sign of |x|^y for an odd integer y, NaN unless y
   // is an integer.
-  Value isInteger = cmp(arith::CmpFPredicate::OEQ, b.create<math::FloorOp>(y), y);
+  Value isInteger =
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::FloorOp>(y), y);
   Value half = b.create<math::FloorOp>(
       b.create<arith::MulFOp>(y, splatConstant(b, type, 0.5)));
   Value isOdd = b.create<arith::AndIOp>(
-      isInteger, cmp(arith::CmpFPredicate::ONE,
-                     b.create<arith::AddFOp>(half, half), y));
+      isInteger,
+      cmp(arith::CmpFPredicate::ONE, b.create<arith::AddFOp>(half, half), y));
   power = select(b.create<arith::AndIOp>(hasSignBit(b, x), isOdd),
                  b.create<arith::NegFOp>(power), power);
   Value negativeBase = cmp(arith::CmpFPredicate::OLT, x, zero);
   power = select(b.create<arith::AndIOp>(
-                     negativeBase, b.create<arith::XOrIOp>(
-                                       isInteger, splatConstant(
-                                                      b, isInteger.getType(),
-                                                      1))),
+                     negativeBase,
+                     b.create<arith::XOrIOp>(
+                         isInteger, splatConstant(b, isInteger.getType(), 1))),
                  nan, power);
   power = select(cmp(arith::CmpFPredicate::UNO, x, y), nan, power);
   // pow(x, +-0) = 1, pow(1, y) = 1 and pow(-1, +-inf) = 1, NaNs included.
   Value isOne = b.create<arith::OrIOp>(
       cmp(arith::CmpFPredicate::OEQ, y, zero),
-      b.create<arith::OrIOp>(
-          cmp(arith::CmpFPredicate::OEQ, x, one),
-          b.create<arith::AndIOp>(
-              cmp(arith::CmpFPredicate::OEQ, magnitude, one),
-              cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y),
-                  infinity))));
+      b.create<arith::OrIOp>(cmp(arith::CmpFPredicate::OEQ, x, one),
+                             b.create<arith::AndIOp>(
+                                 cmp(arith::CmpFPredicate::OEQ, magnitude, one),
+                                 cmp(arith::CmpFPredicate::OEQ,
+                                     b.create<math::AbsFOp>(y), infinity))));
   return select(isOne, one, power);
 }
 
-/// C's atan2: GLSL's Atan2 is undefined when both operands are zero, and
-/// computes atan(y / x) (NaN) when both are infinite.
+/// C's atan2 from atan(y / x): SPIR-V's GLSL.std.450 has no Atan2 in MLIR,
+/// and the quotient loses the quadrant, the signed zeros and the cases of
+/// two zeros (C: +-0 or +-pi) and two infinities (+-pi/4 or +-3pi/4).
 static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
   Type type = x.getType();
   auto cmp = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) {
@@ -141,18 +148,25 @@ static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
   Value zero = splatConstant(b, type, 0);
   Value infinity = splatConstant(b, type, INFINITY);
   Value xNegative = hasSignBit(b, x);
+  // The angle for a negative x (-0 included) or a positive one, with y's
+  // sign.
   auto signedAngle = [&](double ifPositive, double ifNegative) {
-    Value angle = b.create<arith::SelectOp>(
-        xNegative, splatConstant(b, type, ifNegative),
-        splatConstant(b, type, ifPositive));
-    return b.create<math::CopySignOp>(angle, y);
+    Value angle =
+        b.create<arith::SelectOp>(xNegative, splatConstant(b, type, ifNegative),
+                                  splatConstant(b, type, ifPositive));
+    return b.create<math::CopySignOp>(angle, y).getResult();
   };
-  Value angle = b.create<math::Atan2Op>(y, x);
-  Value bothZero = b.create<arith::AndIOp>(
-      cmp(arith::CmpFPredicate::OEQ, x, zero),
-      cmp(arith::CmpFPredicate::OEQ, y, zero));
-  angle = b.create<arith::SelectOp>(bothZero,
-                                    signedAngle(0, llvm::numbers::pi), angle);
+  Value angle = b.create<math::AtanOp>(b.create<arith::DivFOp>(y, x));
+  angle = b.create<arith::SelectOp>(
+      xNegative,
+      b.create<arith::AddFOp>(
+          angle, signedAngle(llvm::numbers::pi, llvm::numbers::pi)),
+      angle);
+  Value bothZero =
+      b.create<arith::AndIOp>(cmp(arith::CmpFPredicate::OEQ, x, zero),
+                              cmp(arith::CmpFPredicate::OEQ, y, zero));
+  angle = b.create<arith::SelectOp>(bothZero, signedAngle(0, llvm::numbers::pi),
+                                    angle);
   Value bothInfinite = b.create<arith::AndIOp>(
       cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(x), infinity),
       cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y), infinity));
@@ -229,14 +243,33 @@ static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
   return b.create<arith::TruncFOp>(result, roundToOddF32(b, convert(f64)));
 }
 
+/// The f64 builtin that `op` computes, from arithmetic, or null.
+static Value expandF64Builtin(ImplicitLocOpBuilder &b, Operation *op) {
+  if (!isF64(op))
+    return {};
+  Value x = op->getOperand(0);
+  if (isa<math::ExpOp>(op))
+    return buildExpF64(b, x);
+  if (isa<math::LogOp>(op))
+    return buildLogF64(b, x);
+  if (isa<math::TanhOp>(op))
+    return buildTanhF64(b, x);
+  if (isa<math::SinhOp>(op))
+    return buildSinhF64(b, x);
+  if (isa<math::CoshOp>(op))
+    return buildCoshF64(b, x);
+  return {};
+}
+
 /// The math builtins and bf16 conversions rewritten by walking (each op once:
 /// the expansions contain the ops they replace).
 static void expandByWalk(gpu::GPUModuleOp kernels) {
   SmallVector<Operation *> ops;
   kernels.walk([&](Operation *op) {
-    if (isa<math::PowFOp, math::Atan2Op, arith::ExtFOp, arith::TruncFOp,
-            arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
-            arith::FPToUIOp>(op))
+    if (isa<math::PowFOp, math::Atan2Op, math::ExpOp, math::LogOp, math::TanhOp,
+            math::SinhOp, math::CoshOp, arith::ExtFOp, arith::TruncFOp,
+            arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(
+            op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -246,6 +279,9 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
       replacement = expandPow(b, pow.getLhs(), pow.getRhs());
     else if (auto atan2 = dyn_cast<math::Atan2Op>(op))
       replacement = expandAtan2(b, atan2.getLhs(), atan2.getRhs());
+    else if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
+                 math::CoshOp>(op))
+      replacement = expandF64Builtin(b, op);
     else
       replacement = expandBF16Conversion(b, op);
     if (!replacement)
@@ -316,9 +352,9 @@ static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
   MLIRContext *context = kernels.getContext();
   for (auto kernel : kernels.getOps<gpu::GPUFuncOp>())
     for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
-      kernel.setArgAttr(i, spirv::getInterfaceVarABIAttrName(),
-                        spirv::getInterfaceVarABIAttr(0, i, std::nullopt,
-                                                      context));
+      kernel.setArgAttr(
+          i, spirv::getInterfaceVarABIAttrName(),
+          spirv::getInterfaceVarABIAttr(0, i, std::nullopt, context));
 }
 
 LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {

@@ -35,9 +35,9 @@ void tilec::registerKernelIRToSPIRVTranslation() {
         return success();
       },
       [](DialectRegistry &registry) {
-        registry.insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
-                        math::MathDialect, memref::MemRefDialect,
-                        scf::SCFDialect, spirv::SPIRVDialect,
-                        vector::VectorDialect>();
+        registry
+            .insert<arith::ArithDialect, func::FuncDialect, gpu::GPUDialect,
+                    math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
+                    spirv::SPIRVDialect, vector::VectorDialect>();
       });
 }

@@ -22,10 +22,14 @@ Bundle sampleBundle() {
   Bundle bundle;
   bundle.producer = "tilec 0.1.0";
   bundle.function = "dense";
-  bundle.kernels = {{"matmul_0", "dense.tile:3:3", 2.0 * 32 * 64 * 16, 12416},
-                    {"relu_1", "dense.tile:4:3", 512, 4096}};
+  bundle.kernels = {{"matmul_0", "dense.tile:3:3", 2.0 * 32 * 64 * 16, 12416,
+                     "kernel void matmul_0(device float *x [[buffer(0)]]) {}"},
+                    {"relu_1", "dense.tile:4:3", 512, 4096,
+                     "kernel void relu_1(device float *y [[buffer(0)]]) {}"}};
   bundle.openclSource = "kernel void matmul_0(global float *x) {}\n"
                         "kernel void relu_1(global float *y) {}\n";
+  // A SPIR-V header (magic number, version 1.5, generator, bound, schema).
+  bundle.spirv = {0x07230203, 0x00010500, 0x00080001, 42, 0};
   using Kind = BundleBuffer::Kind;
   bundle.buffers = {{"X", Kind::Input, DType::F32, {32, 64}, std::nullopt},
                     {"W", Kind::Input, DType::F16, {64, 16}, std::nullopt},
@@ -54,6 +58,7 @@ void expectSameBundle(const Bundle &actual, const Bundle &expected) {
   EXPECT_EQ(actual.producer, expected.producer);
   EXPECT_EQ(actual.function, expected.function);
   EXPECT_EQ(actual.openclSource, expected.openclSource);
+  EXPECT_EQ(actual.spirv, expected.spirv);
   EXPECT_EQ(actual.explanation, expected.explanation);
   EXPECT_EQ(actual.inputs, expected.inputs);
   EXPECT_EQ(actual.outputs, expected.outputs);
@@ -64,6 +69,7 @@ void expectSameBundle(const Bundle &actual, const Bundle &expected) {
               expected.kernels[i].sourceLocation);
     EXPECT_EQ(actual.kernels[i].flops, expected.kernels[i].flops);
     EXPECT_EQ(actual.kernels[i].bytes, expected.kernels[i].bytes);
+    EXPECT_EQ(actual.kernels[i].msl, expected.kernels[i].msl);
   }
   ASSERT_EQ(actual.buffers.size(), expected.buffers.size());
   for (size_t i = 0; i < actual.buffers.size(); ++i) {
@@ -149,6 +155,60 @@ TEST(BundleTest, FileFormIsReadableJsonWithFormatAndVersion) {
   EXPECT_EQ(object["buffers"][2]["kind"], "temporary");
   EXPECT_EQ(object["launches"][0]["global_size"], json::array({32, 16}));
   EXPECT_EQ(object["launches"][1]["local_size"], json::array({64}));
+}
+
+TEST(BundleTest, SPIRVIsBase64OfLittleEndianWords) {
+  Bundle bundle = sampleBundle();
+  // 4, 8 and 12 bytes: base64 with two, one and no padding characters.
+  for (size_t count : {1, 2, 3}) {
+    bundle.spirv = {0x07230203, 0x00010500, 0xdeadbeef};
+    bundle.spirv.resize(count);
+    Expected<Bundle> parsed = parseBundle(serializeBundle(bundle), "b.json");
+    ASSERT_TRUE(parsed) << parsed.error().message();
+    EXPECT_EQ(parsed->spirv, bundle.spirv);
+  }
+  bundle.spirv = {0x07230203};
+  json object = json::parse(serializeBundle(bundle));
+  EXPECT_EQ(object["spirv"], "AwIjBw==");
+  EXPECT_EQ(object["kernels"][1]["msl"],
+            "kernel void relu_1(device float *y [[buffer(0)]]) {}");
+}
+
+TEST(BundleTest, BundlesWithoutSPIRVOrMSLAreRead) {
+  Bundle bundle = sampleBundle();
+  bundle.spirv.clear();
+  for (BundleKernel &kernel : bundle.kernels)
+    kernel.msl.clear();
+  EXPECT_EQ(json::parse(serializeBundle(bundle))["spirv"], "");
+  // Bundles written before these targets have neither key.
+  json object = json::parse(serializeBundle(sampleBundle()));
+  object.erase("spirv");
+  for (json &kernel : object["kernels"])
+    kernel.erase("msl");
+  Expected<Bundle> parsed = parseBundle(object.dump(), "b.json");
+  ASSERT_TRUE(parsed) << parsed.error().message();
+  expectSameBundle(*parsed, bundle);
+}
+
+TEST(BundleTest, CorruptSPIRVIsRefused) {
+  auto withSPIRV = [](const char *text) {
+    return errorAfter([&](json &b) { b["spirv"] = text; });
+  };
+  EXPECT_EQ(withSPIRV("AwIj*w=="),
+            "b.json: spirv: not base64: the character '*' at offset 4");
+  EXPECT_EQ(withSPIRV("AwI=jBw="),
+            "b.json: spirv: not base64: the character '=' at offset 3");
+  EXPECT_EQ(withSPIRV("AwIjB"), "b.json: spirv: not base64: its length, 5, "
+                                "is not a multiple of 4");
+  EXPECT_EQ(withSPIRV("AwIj"),
+            "b.json: spirv: 3 bytes are not a whole number of 32-bit words");
+  EXPECT_EQ(withSPIRV("AAAAAA=="),
+            "b.json: spirv: not a SPIR-V module: its first word is "
+            "0x00000000, not the magic number 0x07230203");
+  EXPECT_EQ(errorAfter([](json &b) { b["spirv"] = 7; }),
+            "b.json: spirv: expected a string, got 7");
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][0]["msl"] = nullptr; }),
+            "b.json: kernels[0].msl: expected a string, got null");
 }
 
 TEST(BundleTest, UnknownKeysAreIgnored) {

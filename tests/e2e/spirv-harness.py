@@ -1,0 +1,145 @@
+"""Checks the SPIR-V and MSL of every end-to-end program.
+
+For each `tilec run %s ... --arg ...` RUN line of tests/e2e/*.tile, with the
+same --arg, --entry and --profile options:
+  - `tilec compile --emit spirv -o FILE` must succeed and `spirv-val
+    --target-env vulkan1.2 FILE` must accept the module;
+  - `tilec compile --emit msl` must give, for each kernel of the program's
+    bundle, a `kernel void <name>(...)` whose `[[buffer(i)]]` arguments are
+    the kernel's argument i (SPIRV-Cross keeps only the buffers a kernel
+    uses), preceded by a comment with the launch's threadgroup size.
+Programs that compute in f64 (their OpenCL C has `double`) must instead be
+refused for MSL: Metal has no double. A 64-bit transcendental, which the
+SPIR-V target does not compute yet (docs/codegen.md), must be refused with
+its documented error; each such refusal is printed as a `refused:` line, so
+that the test pins the list.
+Prints one line per problem and exits 1 if there is any.
+
+usage: spirv-harness.py E2E_DIR WORK_DIR
+"""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+TARGET_ENV = "vulkan1.2"
+
+
+def run_lines(path, e2e_dir):
+    """The option lists of the file's `tilec run %s` RUN lines, deduplicated."""
+    seen = []
+    with open(path) as f:
+        for line in f:
+            match = re.search(r"RUN:\s*(?:%oclgrind\s+)?tilec run %s(.*)", line)
+            if not match:
+                continue
+            words = shlex.split(match.group(1).replace("%S", e2e_dir))
+            options = []
+            i = 0
+            while i < len(words):
+                if words[i] in ("--arg", "--entry", "--profile"):
+                    options += words[i:i + 2]
+                    i += 2
+                else:
+                    i += 1
+            if "--arg" in options and options not in seen:
+                seen.append(options)
+    return seen
+
+
+def compile_to(source, options, emit, extra=()):
+    return subprocess.run(
+        ["tilec", "compile", source, *options, "--emit", emit, *extra],
+        capture_output=True, text=True)
+
+
+def check_msl(msl, bundle):
+    """The problems of `msl` against the bundle's kernels and launches."""
+    problems = []
+    for index, kernel in enumerate(bundle["kernels"]):
+        name = kernel["name"]
+        launch = next(l for l in bundle["launches"] if l["kernel"] == index)
+        local = launch["local_size"] + [1] * (3 - len(launch["local_size"]))
+        header = "// Kernel %s: threadgroup size %d x %d x %d;" % (
+            name, *local)
+        if header not in msl:
+            problems.append("%s: no '%s'" % (name, header))
+        match = re.search(r"kernel void %s\(([^)]*)\)" % re.escape(name), msl)
+        if not match:
+            problems.append("%s: no entry point 'kernel void %s('" %
+                            (name, name))
+            continue
+        buffers = re.findall(r"(\w+) \[\[buffer\((\d+)\)\]\]", match.group(1))
+        for variable, index_text in buffers:
+            binding = int(index_text)
+            if binding >= len(launch["args"]) or not variable.endswith(
+                    "_arg_%d" % binding):
+                problems.append("%s: argument %s at [[buffer(%d)]]" %
+                                (name, variable, binding))
+    return problems
+
+
+REFUSED_F64 = re.compile(
+    r"error: the SPIR-V target cannot compute '(math\.\w+)' on f64")
+
+
+def check(source, options, work):
+    """The problems of one compilation, and the op it was refused for."""
+    problems = []
+    spv = os.path.join(work, "module.spv")
+    compiled = compile_to(source, options, "spirv", ["-o", spv])
+    if compiled.returncode != 0:
+        refused = REFUSED_F64.search(compiled.stderr)
+        if refused:
+            return [], refused.group(1)
+        return ["--emit spirv failed: " + compiled.stderr.strip()], None
+    validated = subprocess.run(
+        ["spirv-val", "--target-env", TARGET_ENV, spv],
+        capture_output=True, text=True)
+    if validated.returncode != 0:
+        problems.append("spirv-val: " + (validated.stdout +
+                                         validated.stderr).strip())
+
+    bundled = compile_to(source, options, "bundle", ["--target", "opencl"])
+    if bundled.returncode != 0:
+        return problems + ["--emit bundle failed: " + bundled.stderr.strip()
+                           ], None
+    bundle = json.loads(bundled.stdout)
+    msl = compile_to(source, options, "msl")
+    if re.search(r"\bdouble\b", bundle["opencl_source"]):
+        if msl.returncode == 0 or "error: Metal has no f64" not in msl.stderr:
+            problems.append("f64 is not refused for MSL: " + msl.stderr)
+        return problems, None
+    if msl.returncode != 0:
+        return problems + ["--emit msl failed: " + msl.stderr.strip()], None
+    return problems + check_msl(msl.stdout, bundle), None
+
+
+def main():
+    e2e_dir, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    failures = 0
+    count = 0
+    print("spirv-harness: the e2e programs in %s" % e2e_dir)
+    for name in sorted(os.listdir(e2e_dir)):
+        if not name.endswith(".tile"):
+            continue
+        source = os.path.join(e2e_dir, name)
+        for options in run_lines(source, e2e_dir):
+            count += 1
+            problems, refused = check(source, options, work)
+            if refused:
+                print("refused: %s %s: %s" % (name, " ".join(options),
+                                              refused))
+            for problem in problems:
+                failures += 1
+                print("%s %s: %s" % (name, " ".join(options), problem))
+    print("%d compilations checked, %d problems" % (count, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
