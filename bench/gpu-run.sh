@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # One command for the GPU machine (shared/device/README.md): the device list,
-# the end-to-end suite on the GPU's OpenCL device, and tilec's 4096^3 SGEMM
-# beside CLBlast's in the same run. Logs go to $OUT (or /tmp/gpu-run).
+# the end-to-end suite on the GPU's OpenCL device and on its Vulkan device
+# (under the validation layer), and tilec's 4096^3 SGEMM through OpenCL and
+# Vulkan beside CLBlast's in the same run. Logs go to $OUT (or /tmp/gpu-run).
 # Prepare here with bench/pack-gpu.sh; there, run:
 #   source .device/setup.sh && bash bench/gpu-run.sh
 set -uo pipefail
 out=${OUT:-/tmp/gpu-run}
 mkdir -p "$out"
 root=$(pwd)
+
+# The validation layer that pack-gpu.sh packed, for the Vulkan runs.
+if [ -f .device/layers/libVkLayer_khronos_validation.so.xz ]; then
+  xz -dkf .device/layers/libVkLayer_khronos_validation.so.xz
+  export VK_ADD_LAYER_PATH=$root/.device/layers
+fi
 
 {
   date -u
@@ -23,18 +30,25 @@ root=$(pwd)
       --device NVIDIA --explain
     tilec bench examples/matmul.tile --arg "A=f32[$n,$n]" --arg "B=f32[$n,$n]" \
       --device NVIDIA --repeat 20
+    tilec bench examples/matmul.tile --arg "A=f32[$n,$n]" --arg "B=f32[$n,$n]" \
+      --backend vulkan --device NVIDIA --repeat 20
     clblast_sgemm "$n" "$n" "$n" 20 NVIDIA
   done
 } 2>&1 | tee "$out/bench.txt"
 
 # The e2e suite against the reference interpreter, on the GPU.
-site=/tmp/tilec-e2e-site
-mkdir -p "$site"
-cat > "$site/lit.site.cfg.py" <<SITE
+for backend in opencl vulkan; do
+  site=/tmp/tilec-e2e-site-$backend
+  mkdir -p "$site"
+  cat > "$site/lit.site.cfg.py" <<SITE
 config.tilec_tools_dir = "$root/.device/bin"
 config.llvm_tools_dir = "$root/.device/bin"
 config.tilec_obj_root = "/tmp/tilec-e2e-obj"
+config.tilec_e2e_backend = "$backend"
 lit_config.load_config(config, "$root/tests/e2e/lit.cfg.py")
 SITE
-TILEC_E2E_DEVICE=NVIDIA TILEC_E2E_SKIP_OCLGRIND=1 \
-  python3 .device/lit/lit.py -v -j 16 --filter-out oclgrind-harness "$site" 2>&1 | tee "$out/e2e.txt"
+  log=$out/e2e.txt
+  [ "$backend" = vulkan ] && log=$out/e2e-vulkan.txt
+  TILEC_E2E_DEVICE=NVIDIA TILEC_E2E_VULKAN_DEVICE=NVIDIA TILEC_E2E_SKIP_OCLGRIND=1 \
+    python3 .device/lit/lit.py -v -j 16 --filter-out oclgrind-harness "$site" 2>&1 | tee "$log"
+done

@@ -4,9 +4,10 @@
 //               [--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle]
 //               [--target opencl,spirv,msl] [--explain] [-o OUT]
 // tilec run FILE.tile [--in NAME=FILE.npy | --arg ... --random] [--out DIR]
-//                     [--backend opencl|reference] [--check]
+//                     [--backend opencl|vulkan|reference] [--check]
 // tilec bench FILE.tile --arg NAME=DTYPE[dims] ... [--repeat N]
-// tilec devices [--json]
+//                       [--backend opencl|vulkan]
+// tilec devices [--json [--backend opencl|vulkan]]
 // compile, run, bench and devices take --device SEL and --profile FILE.
 //
 //===----------------------------------------------------------------------===//
@@ -29,7 +30,8 @@ static cl::SubCommand
 static cl::SubCommand
     benchCommand("bench", "Time a .tile function's kernels on a device");
 static cl::SubCommand
-    devicesCommand("devices", "List the OpenCL devices and their profiles");
+    devicesCommand("devices",
+                   "List the OpenCL and Vulkan devices and their profiles");
 
 static cl::opt<std::string>
     inputPath(cl::Positional, cl::Required, cl::desc("<file.tile>"),
@@ -46,8 +48,9 @@ static cl::list<std::string>
              cl::cat(tilecCategory));
 static cl::opt<std::string> device(
     "device",
-    cl::desc("The OpenCL device: an index or a substring of its name (see "
-             "tilec devices); default: the first GPU, else the first CPU"),
+    cl::desc("The device of the backend: an index or a substring of its "
+             "name (see tilec devices); default: the first GPU, else the "
+             "first CPU"),
     cl::value_desc("SEL"), cl::sub(compileCommand), cl::sub(runCommand),
     cl::sub(benchCommand), cl::sub(devicesCommand), cl::cat(tilecCategory));
 static cl::opt<std::string> profile(
@@ -112,10 +115,13 @@ static cl::opt<uint64_t>
 static cl::opt<std::string>
     outDir("out", cl::desc("Write every output to DIR/<output>.npy"),
            cl::value_desc("DIR"), cl::sub(runCommand), cl::cat(tilecCategory));
-static cl::opt<std::string> backend("backend", cl::desc("Where to run"),
-                                    cl::value_desc("opencl|reference"),
-                                    cl::init("opencl"), cl::sub(runCommand),
-                                    cl::cat(tilecCategory));
+static cl::opt<std::string> backend(
+    "backend",
+    cl::desc("Where to run: an OpenCL or a Vulkan device, or (run only) the "
+             "reference interpreter"),
+    cl::value_desc("opencl|vulkan|reference"), cl::init("opencl"),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(devicesCommand),
+    cl::cat(tilecCategory));
 static cl::opt<bool>
     check("check",
           cl::desc("Compare every output with the reference interpreter"),
@@ -146,7 +152,8 @@ int main(int argc, char **argv) {
           "  tilec compile FILE.tile --arg A=f32[64,32] ... "
           "--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle\n"
           "  tilec run FILE.tile --in A=a.npy ... [--out DIR] [--check]\n"
-          "  tilec run FILE.tile --arg A=f32[64,32] ... --random\n"
+          "  tilec run FILE.tile --arg A=f32[64,32] ... --random "
+          "[--backend vulkan]\n"
           "  tilec bench FILE.tile --arg A=f32[64,32] ... [--repeat N]\n"
           "  tilec devices\n\n"
           "  `tilec SUBCOMMAND --help` lists a subcommand's options.\n",
@@ -166,12 +173,12 @@ int main(int argc, char **argv) {
     return runRun(options);
   }
   if (benchCommand) {
-    BenchOptions options{inputPath, entry,  argSpecs, seed,
-                         repeat,    device, profile};
+    BenchOptions options{inputPath, entry,   argSpecs, seed,
+                         repeat,    backend, device,   profile};
     return runBench(options);
   }
   if (devicesCommand) {
-    DevicesOptions options{device, profile, printJson};
+    DevicesOptions options{backend, device, profile, printJson};
     return runDevices(options);
   }
   errs() << "tilec: no subcommand (see tilec --help)\n";

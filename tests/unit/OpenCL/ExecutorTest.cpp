@@ -256,6 +256,16 @@ kernel void broken(global float *x) {
   EXPECT_EQ(executor.error().driverCode(), CL_BUILD_PROGRAM_FAILURE);
 }
 
+TEST_F(ExecutorTest, ABundleWithoutOpenCLIsRefused) {
+  Bundle bundle = vectorAddBundle();
+  bundle.openclSource.clear();
+  Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
+  ASSERT_FALSE(executor);
+  EXPECT_EQ(executor.error().message(),
+            "test.json: the bundle of 'vadd' has no OpenCL C: it was compiled "
+            "without the opencl target");
+}
+
 // tilec's printer puts the attributes on the line of `__kernel` and the
 // name on the next.
 TEST_F(ExecutorTest, AKernelDefinedOverTwoLinesIsNamed) {
