@@ -4,8 +4,10 @@
 //   "format": "tilec-bundle", "version": 2, "producer": "tilec 0.1.0",
 //   "function": "matmul",
 //   "kernels": [{"name": "k0", "source_location": "mm.tile:3:3",
-//                "flops": 2e6, "bytes": 3e5}],
+//                "flops": 2e6, "bytes": 3e5,
+//                "msl": "#include <metal_stdlib> ..."}],
 //   "opencl_source": "__kernel void k0(...) {...}",
+//   "spirv": "AwIjBwAFAQA...",
 //   "buffers": [{"name": "A", "kind": "input", "dtype": "f32",
 //                "shape": [64, 32], "alias_of": null, "piece_of": null},
 //               {"name": "A.1", "kind": "piece", "dtype": "f32",
@@ -17,7 +19,10 @@
 //   "explanation": "..."
 // }
 //
-// A launch's dimensions are the length of its size arrays. Keys a reader
+// "spirv" is the base64 of the SPIR-V module's little-endian words. It and
+// the kernels' "msl" are empty strings when the bundle was compiled without
+// those targets, and may be missing (bundles of tilec before them). A
+// launch's dimensions are the length of its size arrays. Keys a reader
 // does not know are ignored, so that additions which old readers may skip
 // (another target's code) need no new version; any change of meaning bumps
 // kBundleFormatVersion, and readers refuse versions other than their own.
@@ -27,6 +32,7 @@
 #include "tilec/Runtime/Bundle.h"
 
 #include "FileIO.h"
+#include "SPIRVWords.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,7 +71,8 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
     kernels.push_back({{"name", kernel.name},
                        {"source_location", kernel.sourceLocation},
                        {"flops", kernel.flops},
-                       {"bytes", kernel.bytes}});
+                       {"bytes", kernel.bytes},
+                       {"msl", kernel.msl}});
   ordered buffers = ordered::array();
   for (const BundleBuffer &buffer : bundle.buffers)
     buffers.push_back(
@@ -99,6 +106,7 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
   object["function"] = bundle.function;
   object["kernels"] = std::move(kernels);
   object["opencl_source"] = bundle.openclSource;
+  object["spirv"] = encodeSPIRVWords(bundle.spirv);
   object["buffers"] = std::move(buffers);
   object["inputs"] = bundle.inputs;
   object["outputs"] = bundle.outputs;
@@ -233,6 +241,14 @@ public:
              T &out) {
     if (const json *value = member(object, where, key))
       read(*value, where.empty() ? key : where + "." + key, out);
+  }
+
+  /// Reads the member `key` of `object` into `out` if there is one.
+  template <class T>
+  void optionalField(const json &object, const std::string &where,
+                     const char *key, T &out) {
+    if (object.contains(key))
+      field(object, where, key, out);
   }
 
   /// Reads the array member `key` of `object`, one element with
@@ -495,6 +511,8 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
   reader.field(object, top, "producer", bundle.producer);
   reader.field(object, top, "function", bundle.function);
   reader.field(object, top, "opencl_source", bundle.openclSource);
+  std::string spirv;
+  reader.optionalField(object, top, "spirv", spirv);
   reader.field(object, top, "explanation", bundle.explanation);
   reader.objects(
       object, "kernels", bundle.kernels,
@@ -503,6 +521,7 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
         reader.field(item, where, "source_location", kernel.sourceLocation);
         reader.field(item, where, "flops", kernel.flops);
         reader.field(item, where, "bytes", kernel.bytes);
+        reader.optionalField(item, where, "msl", kernel.msl);
       });
   reader.objects(
       object, "buffers", bundle.buffers,
@@ -525,6 +544,12 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
       });
   if (reader.problem())
     return Error(prefix + *reader.problem());
+  std::string spirvError;
+  std::optional<std::vector<uint32_t>> words =
+      decodeSPIRVWords(spirv, spirvError);
+  if (!words)
+    return Error(prefix + "spirv: " + spirvError);
+  bundle.spirv = std::move(*words);
   if (std::optional<std::string> problem = checkConsistency(bundle))
     return Error(prefix + "inconsistent bundle: " + *problem);
   return bundle;

@@ -5,34 +5,53 @@
 # run a subset under Oclgrind and fail on any race or out-of-bounds access
 # it reports; CI requires them, so a machine
 # without oclgrind fails them rather than skipping them.
+#
+# The same sources run a second time on Vulkan (the site config in
+# build/tests/e2e-vulkan sets tilec_e2e_backend): `%device` then selects
+# `--backend vulkan` and the device that TILEC_E2E_VULKAN_DEVICE names
+# (lavapipe in CI), every run is under the Vulkan validation layers, whose
+# every message fails the run, and the Oclgrind lines and tests, which are
+# about OpenCL, are left out.
 import os
 
 import lit.formats
 
-config.name = "tilec-e2e"
+vulkan = config.tilec_e2e_backend == "vulkan"
+config.name = "tilec-e2e-vulkan" if vulkan else "tilec-e2e"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".tile", ".test"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py"]
+if vulkan:
+    config.excludes.append("oclgrind-harness.test")
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.tilec_obj_root, "tests", "e2e")
+config.test_exec_root = os.path.join(config.tilec_obj_root, "tests",
+                                     "e2e-vulkan" if vulkan else "e2e")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.tilec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 # The ICD loader's and the drivers' settings pass through (a CI machine may
 # point OCL_ICD_VENDORS at its drivers; PoCL caches kernels in its HOME).
+# So do the Vulkan loader's (VK_ICD_FILENAMES may name the driver).
 for name in ["OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_CACHE_DIR", "HOME",
-             "XDG_CACHE_HOME"]:
+             "XDG_CACHE_HOME", "XDG_DATA_DIRS", "VK_ICD_FILENAMES",
+             "VK_DRIVER_FILES", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]
 
-# `tilec run %s ... %device` runs on the device TILEC_E2E_DEVICE selects
-# (an index or a name substring), else on tilec's default device.
-device = os.environ.get("TILEC_E2E_DEVICE", "")
-config.substitutions.append(("%device", "--device '%s'" % device if device else ""))
+# `tilec run %s ... %device` runs on the device TILEC_E2E_DEVICE (on
+# Vulkan: TILEC_E2E_VULKAN_DEVICE) selects (an index or a name substring),
+# else on tilec's default device.
+device = os.environ.get("TILEC_E2E_VULKAN_DEVICE" if vulkan else "TILEC_E2E_DEVICE", "")
+device_flags = "--backend vulkan " if vulkan else ""
+if device:
+    device_flags += "--device '%s'" % device
+config.substitutions.append(("%device", device_flags.strip()))
+if vulkan:
+    config.environment["TILEC_VULKAN_VALIDATION"] = "1"
 # TILEC_E2E_SKIP_OCLGRIND=1 leaves the Oclgrind lines out of a run on
 # another device (a GPU machine has no Oclgrind; CI always runs them).
 oclgrind = "sh " + os.path.join(config.test_source_root, "oclgrind.sh")
-if os.environ.get("TILEC_E2E_SKIP_OCLGRIND") == "1":
+if vulkan or os.environ.get("TILEC_E2E_SKIP_OCLGRIND") == "1":
     oclgrind = "true || " + oclgrind
 config.substitutions.append(("%oclgrind", oclgrind))
 config.substitutions.append(("%python", "/usr/bin/python3"))

@@ -1,7 +1,8 @@
 //===- tile-run.cpp - Run a kernel bundle with the runtime alone ----------===//
 //
 // tile-run BUNDLE.json [--in NAME=FILE.npy ...] [--random [--seed N]]
-//                      [--out DIR] [--device SEL] [--profile FILE]
+//                      [--out DIR] [--backend opencl|vulkan] [--device SEL]
+//                      [--profile FILE]
 //
 // Executes a bundle that `tilec compile --emit bundle` wrote, with no
 // compiler in the process (this tool links the runtime only), and prints
@@ -13,7 +14,6 @@
 
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceChoice.h"
-#include "tilec/Runtime/OpenCLExecutor.h"
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/Random.h"
 #include "tilec/Runtime/TensorSummary.h"
@@ -43,6 +43,7 @@ struct Options {
   bool random = false;
   uint64_t seed = 1;
   std::string outDir;
+  Backend backend = Backend::OpenCL;
   std::string device;
   std::string profile;
 };
@@ -52,16 +53,19 @@ struct Options {
 static const char *const kUsage =
     "usage: tile-run BUNDLE.json [--in NAME=FILE.npy ...] [--random [--seed "
     "N]]\n"
-    "                [--out DIR] [--device SEL] [--profile FILE]\n"
+    "                [--out DIR] [--backend opencl|vulkan] [--device SEL]\n"
+    "                [--profile FILE]\n"
     "\n"
-    "Runs a kernel bundle (tilec compile --emit bundle) on an OpenCL device "
-    "and\nprints each output's dtype, shape and checksum.\n"
+    "Runs a kernel bundle (tilec compile --emit bundle) on an OpenCL or "
+    "Vulkan\ndevice and prints each output's dtype, shape and checksum.\n"
     "\n"
     "  --in NAME=FILE.npy  an input's data\n"
     "  --random            fill inputs without --in with pseudo-random "
     "values\n"
     "  --seed N            the seed of --random (default 1)\n"
     "  --out DIR           write every output to DIR/<output>.npy\n"
+    "  --backend NAME      opencl (the default; runs the bundle's OpenCL C) or "
+    "vulkan\n                      (runs its SPIR-V)\n"
     "  --device SEL        a device index or a substring of its name "
     "(tilec devices)\n"
     "  --profile FILE      override the device's profile with a JSON file\n";
@@ -110,6 +114,14 @@ static bool parseCommandLine(int argc, char **argv, Options &options) {
       options.inputFiles.push_back(value);
     } else if (name == "--out") {
       options.outDir = value;
+    } else if (name == "--backend") {
+      std::optional<Backend> backend = parseBackend(value);
+      if (!backend) {
+        reportError("unknown backend '" + value +
+                    "' (available: opencl, vulkan)");
+        return false;
+      }
+      options.backend = *backend;
     } else if (name == "--device") {
       options.device = value;
     } else if (name == "--profile") {
@@ -229,14 +241,14 @@ int main(int argc, char **argv) {
   if (int code = gatherInputs(options, *bundle, inputs))
     return code;
 
-  Expected<std::unique_ptr<opencl::Device>> device =
-      openChosenDevice(options.device, options.profile);
+  Expected<std::unique_ptr<OpenedDevice>> device =
+      openDevice(options.backend, options.device, options.profile);
   if (!device) {
     reportError(device.error().message());
     return ExitDeviceError;
   }
-  Expected<std::unique_ptr<OpenCLExecutor>> executor =
-      OpenCLExecutor::create(**device, *bundle, options.bundlePath);
+  Expected<std::unique_ptr<Executor>> executor =
+      (*device)->prepare(*bundle, options.bundlePath);
   if (!executor) {
     reportError(executor.error().message());
     return ExitDeviceError;

@@ -2,15 +2,14 @@
 //
 // Times a compiled function on a device: random inputs, one warm-up run
 // (program build, first-touch costs), then N timed runs. Times are the
-// device's own (profiling events), per kernel summed over its launches, and
-// reported as medians, which one slow run (a context switch, a clock change)
-// does not move. Rates come from the bundle's exact flop and byte counts.
+// device's own (OpenCL profiling events, Vulkan timestamp queries), per
+// kernel summed over its launches, and reported as medians, which one slow
+// run (a context switch, a clock change) does not move. Rates come from the
+// bundle's exact flop and byte counts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
-
-#include "tilec/Runtime/OpenCLExecutor.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,6 +43,10 @@ int runBench(const BenchOptions &options) {
     reportError("--repeat must be at least 1");
     return ExitUsageError;
   }
+  std::optional<Backend> backend =
+      parseDeviceBackend(options.backend, "opencl, vulkan");
+  if (!backend)
+    return ExitUsageError;
   std::unique_ptr<LoadedSource> source =
       loadSource(options.inputPath, options.entry);
   if (!source)
@@ -63,7 +66,7 @@ int runBench(const BenchOptions &options) {
 
   DeviceProgram prepared;
   if (int code =
-          prepareOnDevice(*program, options.device, options.profile,
+          prepareOnDevice(*program, *backend, options.device, options.profile,
                           options.inputPath, source->sourceMgr, prepared))
     return code;
   const Bundle &bundle = prepared.bundle;
@@ -92,8 +95,8 @@ int runBench(const BenchOptions &options) {
   }
 
   outs() << "bench " << bundle.function << " on device '"
-         << prepared.chosen.profile.name << "' ("
-         << prepared.chosen.platformName << "): " << options.repeat
+         << prepared.device->profile().name << "' ("
+         << prepared.device->origin() << "): " << options.repeat
          << " timed runs after a warm-up\n";
   const char *const columns[] = {"kernel",    "source",  "launches",
                                  "median ms", "GFLOP/s", "GB/s"};

@@ -5,10 +5,13 @@
 #include "tilec/Compiler/Pipeline.h"
 #include "tilec/Conversion/ProgramToTile.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Target/SPIRV.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace llvm;
@@ -35,10 +38,67 @@ static bool printSourceForm(const CompileOptions &options, LoadedSource &source,
   return true;
 }
 
+/// The code the bundle must carry for `--emit`: that target's alone, or
+/// `--target`'s list for a bundle (by default OpenCL and SPIR-V, what the
+/// runtime's backends run).
+static CompileTargets chooseTargets(const CompileOptions &options) {
+  CompileTargets targets;
+  switch (options.emit) {
+  case EmitKind::Spirv:
+  case EmitKind::SpirvAsm:
+    return {/*openCL=*/false, /*spirv=*/true, /*msl=*/false};
+  case EmitKind::Msl:
+    return {/*openCL=*/false, /*spirv=*/false, /*msl=*/true};
+  case EmitKind::Bundle:
+    if (options.targets.empty())
+      return {/*openCL=*/true, /*spirv=*/true, /*msl=*/false};
+    targets.openCL = false;
+    for (TargetKind target : options.targets) {
+      targets.openCL |= target == TargetKind::OpenCL;
+      targets.spirv |= target == TargetKind::Spirv;
+      targets.msl |= target == TargetKind::Msl;
+    }
+    return targets;
+  default:
+    return targets;
+  }
+}
+
+/// Writes the SPIR-V module's words as little-endian bytes, as every SPIR-V
+/// consumer reads a file.
+static void writeSPIRVBinary(llvm::ArrayRef<uint32_t> words, raw_ostream &os) {
+  for (uint32_t word : words) {
+    char bytes[4];
+    support::endian::write32le(bytes, word);
+    os.write(bytes, sizeof(bytes));
+  }
+}
+
+/// Prints every kernel's MSL, in launch order.
+static void printMSL(const Bundle &bundle, raw_ostream &os) {
+  for (const BundleKernel &kernel : bundle.kernels) {
+    if (&kernel != &bundle.kernels.front())
+      os << "\n";
+    os << kernel.msl;
+  }
+}
+
 int runCompile(const CompileOptions &options) {
   if (options.emit == EmitKind::None && !options.explain) {
-    reportError("nothing to do: pass --emit tile|mlir|opencl|bundle, or "
-                "--explain");
+    reportError("nothing to do: pass --emit "
+                "tile|mlir|opencl|spirv|spirv-asm|msl|bundle, or --explain");
+    return ExitUsageError;
+  }
+  if (!options.targets.empty() && options.emit != EmitKind::Bundle) {
+    reportError("--target chooses the code of a bundle: it needs --emit "
+                "bundle");
+    return ExitUsageError;
+  }
+  // Like clang: a binary on a terminal helps nobody and may upset it.
+  if (options.emit == EmitKind::Spirv && options.outputPath == "-" &&
+      sys::Process::StandardOutIsDisplayed()) {
+    reportError("refusing to write a SPIR-V binary to the terminal: pass "
+                "-o FILE, or --emit spirv-asm to read it");
     return ExitUsageError;
   }
   std::unique_ptr<LoadedSource> source =
@@ -52,13 +112,15 @@ int runCompile(const CompileOptions &options) {
     return exitCode;
 
   std::optional<Bundle> bundle;
-  if (options.explain || options.emit == EmitKind::OpenCL ||
-      options.emit == EmitKind::Bundle) {
+  if (options.explain || (options.emit != EmitKind::None &&
+                          options.emit != EmitKind::Tile &&
+                          options.emit != EmitKind::Mlir)) {
     std::optional<DeviceProfile> profile =
         chooseTargetProfile(options.device, options.profile);
     if (!profile)
       return ExitDeviceError;
-    bundle = compileProgram(*program, *profile, source->sourceMgr);
+    bundle = compileProgram(*program, *profile, source->sourceMgr,
+                            chooseTargets(options));
     if (!bundle)
       return ExitProgramError;
   }
@@ -78,13 +140,25 @@ int runCompile(const CompileOptions &options) {
   }
 
   std::error_code ec;
-  ToolOutputFile output(options.outputPath, ec, sys::fs::OF_Text);
+  ToolOutputFile output(options.outputPath, ec,
+                        options.emit == EmitKind::Spirv ? sys::fs::OF_None
+                                                        : sys::fs::OF_Text);
   if (ec) {
     reportError("cannot write '" + options.outputPath + "': " + ec.message());
     return ExitProgramError;
   }
+  std::string error;
   if (options.emit == EmitKind::OpenCL)
     output.os() << bundle->openclSource;
+  else if (options.emit == EmitKind::Spirv)
+    writeSPIRVBinary(bundle->spirv, output.os());
+  else if (options.emit == EmitKind::SpirvAsm) {
+    if (failed(printSPIRVAssembly(bundle->spirv, output.os(), error))) {
+      reportError("cannot disassemble the SPIR-V module: " + error);
+      return ExitProgramError;
+    }
+  } else if (options.emit == EmitKind::Msl)
+    printMSL(*bundle, output.os());
   else if (options.emit == EmitKind::Bundle)
     output.os() << serializeBundle(*bundle);
   else if (!printSourceForm(options, *source, *program, output.os()))

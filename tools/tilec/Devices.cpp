@@ -2,6 +2,8 @@
 
 #include "Driver.h"
 
+#include "tilec/Runtime/Vulkan.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -10,25 +12,40 @@ namespace tilec {
 
 int runDevices(const DevicesOptions &options) {
   if (options.json) {
-    std::optional<opencl::DeviceDescriptor> chosen =
-        chooseRunDevice(options.device, options.profile);
-    if (!chosen)
+    std::optional<Backend> backend =
+        parseDeviceBackend(options.backend, "opencl, vulkan");
+    if (!backend)
+      return ExitUsageError;
+    Expected<DeviceProfile> profile =
+        chooseDeviceProfile(*backend, options.device, options.profile);
+    if (!profile) {
+      reportError(profile.error().message());
       return ExitDeviceError;
-    outs() << profileToJson(chosen->profile);
+    }
+    outs() << profileToJson(*profile);
     return ExitSuccess;
   }
-  Expected<std::vector<opencl::DeviceDescriptor>> devices =
+  Expected<std::vector<opencl::DeviceDescriptor>> openclDevices =
       opencl::enumerateDevices();
-  if (!devices) {
-    reportError(devices.error().message());
+  if (!openclDevices) {
+    reportError(openclDevices.error().message());
     return ExitDeviceError;
   }
-  if (devices->empty()) {
-    // formatDeviceList says why and what to install.
-    reportError(StringRef(opencl::formatDeviceList(*devices)).rtrim());
+  Expected<std::vector<vulkan::DeviceDescriptor>> vulkanDevices =
+      vulkan::enumerateDevices();
+  if (!vulkanDevices) {
+    reportError(vulkanDevices.error().message());
     return ExitDeviceError;
   }
-  outs() << opencl::formatDeviceList(*devices);
+  // Each list says why it is empty and what to install.
+  std::string openclList = opencl::formatDeviceList(*openclDevices);
+  std::string vulkanList = vulkan::formatDeviceList(*vulkanDevices);
+  if (openclDevices->empty() && vulkanDevices->empty()) {
+    reportError(StringRef(openclList + vulkanList).rtrim());
+    return ExitDeviceError;
+  }
+  outs() << "OpenCL (--backend opencl):\n" << openclList;
+  outs() << "Vulkan (--backend vulkan):\n" << vulkanList;
   return ExitSuccess;
 }
 

@@ -6,8 +6,9 @@
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
 #include "tilec/Runtime/Bundle.h"
+#include "tilec/Runtime/DeviceChoice.h"
 #include "tilec/Runtime/DeviceProfile.h"
-#include "tilec/Runtime/OpenCLExecutor.h"
+#include "tilec/Runtime/Executor.h"
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
 
@@ -103,19 +104,25 @@ std::optional<DeviceProfile> chooseTargetProfile(llvm::StringRef selector,
 /// buffers allocated there: ready to run, as often as needed.
 struct DeviceProgram {
   /// The chosen device, its profile possibly overridden by `--profile`.
-  opencl::DeviceDescriptor chosen;
+  std::unique_ptr<OpenedDevice> device;
   Bundle bundle;
-  std::unique_ptr<opencl::Device> device;
   /// Declared after `device`, which it uses, so it is destroyed first.
-  std::unique_ptr<OpenCLExecutor> executor;
+  std::unique_ptr<Executor> executor;
 };
 
-/// Chooses the device (`--device`, `--profile`), compiles `program` for its
-/// profile and prepares the bundle's execution there (`name` for messages).
-/// Returns the exit code; errors are printed.
-int prepareOnDevice(const Program &program, llvm::StringRef selector,
-                    llvm::StringRef profilePath, llvm::StringRef name,
-                    llvm::SourceMgr &sourceMgr, DeviceProgram &prepared);
+/// Chooses the device of `backend` (`--device`, `--profile`), compiles
+/// `program` for its profile and that backend's code (OpenCL C, or SPIR-V
+/// for Vulkan) and prepares the bundle's execution there (`name` for
+/// messages). Returns the exit code; errors are printed.
+int prepareOnDevice(const Program &program, Backend backend,
+                    llvm::StringRef selector, llvm::StringRef profilePath,
+                    llvm::StringRef name, llvm::SourceMgr &sourceMgr,
+                    DeviceProgram &prepared);
+
+/// The backend `--backend NAME` names for a subcommand that runs on a
+/// device; reports an unknown name (listing `choices`) and returns nullopt.
+std::optional<Backend> parseDeviceBackend(llvm::StringRef name,
+                                          llvm::StringRef choices);
 
 /// The tensors of `data` named by the bundle buffers `indexes` (its inputs
 /// or outputs), in that order.
@@ -124,13 +131,18 @@ tensorsInBundleOrder(const Bundle &bundle, llvm::ArrayRef<unsigned> indexes,
                      const llvm::StringMap<HostTensor> &data);
 
 /// What `tilec compile` prints.
-enum class EmitKind { None, Tile, Mlir, OpenCL, Bundle };
+enum class EmitKind { None, Tile, Mlir, OpenCL, Spirv, SpirvAsm, Msl, Bundle };
+
+/// A target that `--target` names for `--emit bundle`.
+enum class TargetKind { OpenCL, Spirv, Msl };
 
 struct CompileOptions {
   std::string inputPath;
   std::string entry;
   std::vector<std::string> argSpecs;
   EmitKind emit = EmitKind::None;
+  /// With --emit bundle: the code it carries (docs/cli.md says the default).
+  std::vector<TargetKind> targets;
   /// With --emit mlir: print each op's .tile source location.
   bool printLocations = false;
   /// Print the scheduler's choices and their reasons.
@@ -147,7 +159,7 @@ struct RunOptions {
   std::string entry;
   InputOptions inputs;
   std::string outDir;
-  /// "opencl" or "reference".
+  /// "opencl", "vulkan" or "reference".
   std::string backend;
   bool check = false;
   std::string device;
@@ -162,14 +174,17 @@ struct BenchOptions {
   uint64_t seed = 1;
   /// Timed runs after the warm-up.
   unsigned repeat = 10;
+  /// "opencl" or "vulkan".
+  std::string backend;
   std::string device;
   std::string profile;
 };
 int runBench(const BenchOptions &options);
 
 struct DevicesOptions {
-  /// With --json: the device whose profile to print, and a file that
-  /// overrides it.
+  /// With --json: the backend ("opencl" or "vulkan") and device whose
+  /// profile to print, and a file that overrides it.
+  std::string backend;
   std::string device;
   std::string profile;
   bool json = false;

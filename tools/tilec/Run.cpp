@@ -4,7 +4,6 @@
 
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Runtime/Compare.h"
-#include "tilec/Runtime/OpenCLExecutor.h"
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/TensorSummary.h"
 
@@ -34,14 +33,17 @@ static bool writeOutput(StringRef outDir, StringRef name,
   return true;
 }
 
-/// Compiles `program` for the chosen device and runs it there on `data`;
-/// stores the outputs by name in `outputs`. Returns the exit code.
-static int runOnOpenCL(const RunOptions &options, const Program &program,
-                       SourceMgr &sourceMgr, const StringMap<HostTensor> &data,
+/// Compiles `program` for the chosen device of `backend` and runs it there
+/// on `data`; stores the outputs by name in `outputs`. Returns the exit
+/// code.
+static int runOnDevice(const RunOptions &options, Backend backend,
+                       const Program &program, SourceMgr &sourceMgr,
+                       const StringMap<HostTensor> &data,
                        StringMap<HostTensor> &outputs) {
   DeviceProgram prepared;
-  if (int code = prepareOnDevice(program, options.device, options.profile,
-                                 options.inputPath, sourceMgr, prepared))
+  if (int code =
+          prepareOnDevice(program, backend, options.device, options.profile,
+                          options.inputPath, sourceMgr, prepared))
     return code;
   const Bundle &bundle = prepared.bundle;
   Expected<BundleRun> run =
@@ -79,11 +81,12 @@ static int checkAgainstReference(const Program &program, SourceMgr &sourceMgr,
 }
 
 int runRun(const RunOptions &options) {
-  bool onOpenCL = options.backend == "opencl";
-  if (!onOpenCL && options.backend != "reference") {
-    reportError("unknown backend '" + options.backend +
-                "' (available: opencl, reference)");
-    return ExitUsageError;
+  // The reference interpreter, or a device of the named backend.
+  std::optional<Backend> backend;
+  if (options.backend != "reference") {
+    backend = parseDeviceBackend(options.backend, "opencl, vulkan, reference");
+    if (!backend)
+      return ExitUsageError;
   }
   std::unique_ptr<LoadedSource> source =
       loadSource(options.inputPath, options.entry);
@@ -104,9 +107,9 @@ int runRun(const RunOptions &options) {
   for (unsigned id : program->inputs)
     inputs.push_back(data[program->tensors[id].name]);
   StringMap<HostTensor> outputs;
-  if (onOpenCL) {
-    if (int code =
-            runOnOpenCL(options, *program, source->sourceMgr, data, outputs))
+  if (backend) {
+    if (int code = runOnDevice(options, *backend, *program, source->sourceMgr,
+                               data, outputs))
       return code;
   } else {
     std::optional<std::vector<HostTensor>> results =
@@ -127,7 +130,7 @@ int runRun(const RunOptions &options) {
   }
   if (!options.check)
     return ExitSuccess;
-  if (!onOpenCL) {
+  if (!backend) {
     outs() << "check: skipped, the reference backend is the oracle itself\n";
     return ExitSuccess;
   }

@@ -52,34 +52,39 @@ std::optional<DeviceProfile> chooseTargetProfile(StringRef selector,
   return chosen->profile;
 }
 
-int prepareOnDevice(const Program &program, StringRef selector,
+int prepareOnDevice(const Program &program, Backend backend, StringRef selector,
                     StringRef profilePath, StringRef name, SourceMgr &sourceMgr,
                     DeviceProgram &prepared) {
-  std::optional<opencl::DeviceDescriptor> chosen =
-      chooseRunDevice(selector, profilePath);
-  if (!chosen)
-    return ExitDeviceError;
-  prepared.chosen = *chosen;
-  std::optional<Bundle> bundle =
-      compileProgram(program, chosen->profile, sourceMgr);
-  if (!bundle)
-    return ExitProgramError;
-  prepared.bundle = std::move(*bundle);
-  Expected<std::unique_ptr<opencl::Device>> device =
-      opencl::Device::open(*chosen);
+  Expected<std::unique_ptr<OpenedDevice>> device =
+      openDevice(backend, selector, profilePath.str());
   if (!device) {
     reportError(device.error().message());
     return ExitDeviceError;
   }
   prepared.device = std::move(*device);
-  Expected<std::unique_ptr<OpenCLExecutor>> executor =
-      OpenCLExecutor::create(*prepared.device, prepared.bundle, name.str());
+  CompileTargets targets;
+  targets.openCL = backend == Backend::OpenCL;
+  targets.spirv = backend == Backend::Vulkan;
+  std::optional<Bundle> bundle =
+      compileProgram(program, prepared.device->profile(), sourceMgr, targets);
+  if (!bundle)
+    return ExitProgramError;
+  prepared.bundle = std::move(*bundle);
+  Expected<std::unique_ptr<Executor>> executor =
+      prepared.device->prepare(prepared.bundle, name.str());
   if (!executor) {
     reportError(executor.error().message());
     return ExitDeviceError;
   }
   prepared.executor = std::move(*executor);
   return ExitSuccess;
+}
+
+std::optional<Backend> parseDeviceBackend(StringRef name, StringRef choices) {
+  if (std::optional<Backend> backend = parseBackend(name))
+    return backend;
+  reportError("unknown backend '" + name + "' (available: " + choices + ")");
+  return std::nullopt;
 }
 
 std::vector<HostTensor>

@@ -1,11 +1,13 @@
 //===- tilec.cpp - The tilec command-line driver --------------------------===//
 //
 // tilec compile FILE.tile --arg NAME=DTYPE[dims] ...
-//               [--emit tile|mlir|opencl|bundle] [--explain] [-o OUT]
+//               [--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle]
+//               [--target opencl,spirv,msl] [--explain] [-o OUT]
 // tilec run FILE.tile [--in NAME=FILE.npy | --arg ... --random] [--out DIR]
-//                     [--backend opencl|reference] [--check]
+//                     [--backend opencl|vulkan|reference] [--check]
 // tilec bench FILE.tile --arg NAME=DTYPE[dims] ... [--repeat N]
-// tilec devices [--json]
+//                       [--backend opencl|vulkan]
+// tilec devices [--json [--backend opencl|vulkan]]
 // compile, run, bench and devices take --device SEL and --profile FILE.
 //
 //===----------------------------------------------------------------------===//
@@ -28,7 +30,8 @@ static cl::SubCommand
 static cl::SubCommand
     benchCommand("bench", "Time a .tile function's kernels on a device");
 static cl::SubCommand
-    devicesCommand("devices", "List the OpenCL devices and their profiles");
+    devicesCommand("devices",
+                   "List the OpenCL and Vulkan devices and their profiles");
 
 static cl::opt<std::string>
     inputPath(cl::Positional, cl::Required, cl::desc("<file.tile>"),
@@ -45,8 +48,9 @@ static cl::list<std::string>
              cl::cat(tilecCategory));
 static cl::opt<std::string> device(
     "device",
-    cl::desc("The OpenCL device: an index or a substring of its name (see "
-             "tilec devices); default: the first GPU, else the first CPU"),
+    cl::desc("The device of the backend: an index or a substring of its "
+             "name (see tilec devices); default: the first GPU, else the "
+             "first CPU"),
     cl::value_desc("SEL"), cl::sub(compileCommand), cl::sub(runCommand),
     cl::sub(benchCommand), cl::sub(devicesCommand), cl::cat(tilecCategory));
 static cl::opt<std::string> profile(
@@ -63,8 +67,23 @@ static cl::opt<EmitKind> emit(
                clEnumValN(EmitKind::Mlir, "mlir", "the `tile` MLIR dialect"),
                clEnumValN(EmitKind::OpenCL, "opencl",
                           "the OpenCL C of the kernels, for the device"),
+               clEnumValN(EmitKind::Spirv, "spirv",
+                          "the kernels' Vulkan SPIR-V module (binary)"),
+               clEnumValN(EmitKind::SpirvAsm, "spirv-asm",
+                          "the kernels' Vulkan SPIR-V module (assembly)"),
+               clEnumValN(EmitKind::Msl, "msl",
+                          "the Metal Shading Language of every kernel"),
                clEnumValN(EmitKind::Bundle, "bundle",
                           "the kernel bundle that tile-run executes")),
+    cl::sub(compileCommand), cl::cat(tilecCategory));
+static cl::list<TargetKind> targets(
+    "target",
+    cl::desc("With --emit bundle, the code it carries (default: "
+             "opencl,spirv)"),
+    cl::CommaSeparated,
+    cl::values(clEnumValN(TargetKind::OpenCL, "opencl", "OpenCL C"),
+               clEnumValN(TargetKind::Spirv, "spirv", "SPIR-V for Vulkan"),
+               clEnumValN(TargetKind::Msl, "msl", "MSL for Metal")),
     cl::sub(compileCommand), cl::cat(tilecCategory));
 static cl::opt<bool>
     explain("explain",
@@ -96,10 +115,13 @@ static cl::opt<uint64_t>
 static cl::opt<std::string>
     outDir("out", cl::desc("Write every output to DIR/<output>.npy"),
            cl::value_desc("DIR"), cl::sub(runCommand), cl::cat(tilecCategory));
-static cl::opt<std::string> backend("backend", cl::desc("Where to run"),
-                                    cl::value_desc("opencl|reference"),
-                                    cl::init("opencl"), cl::sub(runCommand),
-                                    cl::cat(tilecCategory));
+static cl::opt<std::string> backend(
+    "backend",
+    cl::desc("Where to run: an OpenCL or a Vulkan device, or (run only) the "
+             "reference interpreter"),
+    cl::value_desc("opencl|vulkan|reference"), cl::init("opencl"),
+    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(devicesCommand),
+    cl::cat(tilecCategory));
 static cl::opt<bool>
     check("check",
           cl::desc("Compare every output with the reference interpreter"),
@@ -128,9 +150,10 @@ int main(int argc, char **argv) {
           argc, argv,
           "tilec: compiles Tile tensor programs to GPU kernels\n\n"
           "  tilec compile FILE.tile --arg A=f32[64,32] ... "
-          "--emit tile|mlir|opencl|bundle\n"
+          "--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle\n"
           "  tilec run FILE.tile --in A=a.npy ... [--out DIR] [--check]\n"
-          "  tilec run FILE.tile --arg A=f32[64,32] ... --random\n"
+          "  tilec run FILE.tile --arg A=f32[64,32] ... --random "
+          "[--backend vulkan]\n"
           "  tilec bench FILE.tile --arg A=f32[64,32] ... [--repeat N]\n"
           "  tilec devices\n\n"
           "  `tilec SUBCOMMAND --help` lists a subcommand's options.\n",
@@ -138,9 +161,10 @@ int main(int argc, char **argv) {
     return ExitUsageError;
 
   if (compileCommand) {
-    CompileOptions options{inputPath,  entry,          argSpecs,
-                           emit,       printLocations, explain,
-                           outputPath, device,         profile};
+    CompileOptions options{inputPath, entry,          argSpecs,
+                           emit,      targets,        printLocations,
+                           explain,   outputPath,     device,
+                           profile};
     return runCompile(options);
   }
   if (runCommand) {
@@ -150,12 +174,12 @@ int main(int argc, char **argv) {
     return runRun(options);
   }
   if (benchCommand) {
-    BenchOptions options{inputPath, entry,  argSpecs, seed,
-                         repeat,    device, profile};
+    BenchOptions options{inputPath, entry,   argSpecs, seed,
+                         repeat,    backend, device,   profile};
     return runBench(options);
   }
   if (devicesCommand) {
-    DevicesOptions options{device, profile, printJson};
+    DevicesOptions options{backend, device, profile, printJson};
     return runDevices(options);
   }
   errs() << "tilec: no subcommand (see tilec --help)\n";

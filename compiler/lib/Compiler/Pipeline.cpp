@@ -5,6 +5,8 @@
 #include "tilec/Conversion/ProgramToTile.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Target/Bundle.h"
+#include "tilec/Target/MSL.h"
+#include "tilec/Target/SPIRV.h"
 #include "tilec/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -14,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/SourceMgr.h"
@@ -69,6 +72,32 @@ static void reportThroughSourceMgr(Diagnostic &diag,
                            llvm::SourceMgr::DK_Note, note.str());
 }
 
+/// Fills the bundle's SPIR-V module and, when asked, each kernel's MSL, from
+/// the kernel IR's gpu.module. Errors are reported at the kernels.
+static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl,
+                                    Bundle &bundle) {
+  auto kernelModules = module.getOps<gpu::GPUModuleOp>();
+  if (llvm::range_size(kernelModules) != 1)
+    return module.emitError("expected one gpu.module in the kernel IR");
+  gpu::GPUModuleOp kernels = *kernelModules.begin();
+  FailureOr<std::vector<uint32_t>> words = translateToSPIRV(kernels);
+  if (failed(words))
+    return failure();
+  bundle.spirv = std::move(*words);
+  if (!msl)
+    return success();
+  for (BundleKernel &kernel : bundle.kernels) {
+    auto func = kernels.lookupSymbol<gpu::GPUFuncOp>(kernel.name);
+    if (!func)
+      return kernels.emitError("no kernel named '") << kernel.name << "'";
+    FailureOr<std::string> source = translateToMSL(func, bundle.spirv);
+    if (failed(source))
+      return failure();
+    kernel.msl = std::move(*source);
+  }
+  return success();
+}
+
 std::optional<Bundle> compileProgram(const Program &program,
                                      const DeviceProfile &profile,
                                      llvm::SourceMgr &sourceMgr,
@@ -79,7 +108,8 @@ std::optional<Bundle> compileProgram(const Program &program,
   MLIRContext context(MLIRContext::Threading::DISABLED);
   context.loadDialect<tile::TileDialect, func::FuncDialect, gpu::GPUDialect,
                       scf::SCFDialect, arith::ArithDialect, math::MathDialect,
-                      memref::MemRefDialect, spirv::SPIRVDialect>();
+                      memref::MemRefDialect, spirv::SPIRVDialect,
+                      vector::VectorDialect>();
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
     reportThroughSourceMgr(diag, sourceMgr);
     return success();
@@ -100,6 +130,10 @@ std::optional<Bundle> compileProgram(const Program &program,
   bundle->explanation = std::move(explanation);
   if (!targets.openCL)
     bundle->openclSource.clear();
+  // Only when asked: an OpenCL user does not pay for the SPIR-V conversion.
+  if ((targets.spirv || targets.msl) &&
+      failed(addSPIRVAndMSL(*module, targets.msl, *bundle)))
+    return std::nullopt;
   return bundle;
 }
 

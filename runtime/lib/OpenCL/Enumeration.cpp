@@ -2,10 +2,11 @@
 
 #include "Failure.h"
 
+#include "../DeviceSelector.h"
+
 #include <CL/cl_ext.h>
 
 #include <algorithm>
-#include <cctype>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -216,13 +217,6 @@ defaultDeviceIndex(const std::vector<DeviceDescriptor> &devices) {
   return 0;
 }
 
-static std::string lowercase(std::string_view text) {
-  std::string lower(text);
-  for (char &c : lower)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
 static const char *const kNoDevice =
     "no OpenCL device found: the ICD loader reports none (is a driver such "
     "as pocl-opencl-icd installed, with its file in /etc/OpenCL/vendors?)";
@@ -235,31 +229,18 @@ opencl::selectDevice(const std::vector<DeviceDescriptor> &devices,
   if (selector.empty())
     return devices[*defaultDeviceIndex(devices)];
 
-  bool isIndex = std::all_of(selector.begin(), selector.end(), [](char c) {
-    return std::isdigit(static_cast<unsigned char>(c));
-  });
-  if (isIndex) {
-    // Longer than any index of a real machine, and short enough for stoull.
-    if (selector.size() < 6) {
-      size_t index = std::stoull(std::string(selector));
-      if (index < devices.size())
-        return devices[index];
-    }
-  } else {
-    std::string needle = lowercase(selector);
-    for (const DeviceDescriptor &descriptor : devices)
-      if (lowercase(descriptor.profile.name).find(needle) != std::string::npos)
-        return descriptor;
-  }
-
-  std::string message = std::string("no OpenCL device ") +
-                        (isIndex ? "has index " : "name contains ") +
-                        quoted(selector) + "; the devices are:";
+  std::vector<std::string> names;
   for (const DeviceDescriptor &descriptor : devices)
-    message += "\n  #" + std::to_string(descriptor.index) + ": " +
+    names.push_back(descriptor.profile.name);
+  if (std::optional<size_t> match = matchDeviceSelector(names, selector))
+    return devices[*match];
+
+  std::string listing;
+  for (const DeviceDescriptor &descriptor : devices)
+    listing += "\n  #" + std::to_string(descriptor.index) + ": " +
                descriptor.profile.name + " (" + descriptor.platformName + ", " +
                deviceTypeName(descriptor.profile.type) + ")";
-  return Error(message);
+  return Error(describeUnmatchedSelector("OpenCL", selector, listing));
 }
 
 std::string

@@ -4,6 +4,8 @@
 
 #include "Failure.h"
 
+#include "../StoragePlan.h"
+
 #include "tilec/Runtime/TensorSummary.h"
 
 #include <cstdlib>
@@ -13,24 +15,15 @@
 using namespace tilec;
 using namespace tilec::opencl;
 
-/// The bytes of `buffer`'s elements (the bundle parser has checked that
-/// this does not overflow).
-static uint64_t byteSize(const BundleBuffer &buffer) {
-  return static_cast<uint64_t>(numElements(buffer.shape).value_or(0)) *
-         dtypeSize(buffer.dtype);
-}
-
 Error OpenCLExecutor::fail(const std::string &message, int driverCode) const {
   return Error(label + ": " + message, driverCode);
 }
 
-std::string OpenCLExecutor::describeKernel(unsigned kernel) const {
-  const BundleKernel &info = program.kernels[kernel];
-  std::string text = "kernel " + quoted(info.name);
-  if (!info.sourceLocation.empty())
-    text += " (" + info.sourceLocation + ")";
-  return text;
-}
+OpenCLExecutor::OpenCLExecutor(Device &device, Bundle bundle, std::string name)
+    : device(device), program(std::move(bundle)), label(std::move(name)),
+      plan(std::make_unique<StoragePlan>(program)) {}
+
+OpenCLExecutor::~OpenCLExecutor() = default;
 
 namespace {
 /// An output kept on an OpenCL device: the storage of the tensor, or of its
@@ -71,7 +64,7 @@ private:
 
 const Buffer &OpenCLExecutor::storageOf(const Storage &bound,
                                         unsigned index) const {
-  return *bound[storageOwner(index)];
+  return *bound[plan->storageOwner(index)];
 }
 
 Expected<std::unique_ptr<OpenCLExecutor>>
@@ -85,33 +78,12 @@ OpenCLExecutor::create(Device &device, Bundle bundle, std::string name) {
   return executor;
 }
 
-bool OpenCLExecutor::ownsStorage(unsigned index) const {
-  return !program.buffers[index].aliasOf && pieces[index].empty();
-}
-
 Status OpenCLExecutor::allocateBuffers() {
-  pieces.assign(program.buffers.size(), {});
-  for (unsigned i = 0; i < program.buffers.size(); ++i)
-    if (const std::optional<BufferPiece> &piece = program.buffers[i].pieceOf)
-      pieces[piece->whole].push_back(i);
-
-  // The footprint as a whole first: each allocation may fit the device while
-  // all of them together do not.
-  uint64_t total = 0;
-  for (unsigned i = 0; i < program.buffers.size(); ++i)
-    if (ownsStorage(i))
-      total += byteSize(program.buffers[i]);
-  const DeviceProfile &profile = device.profile();
-  if (total > profile.globalMemBytes)
-    return fail("the buffers of '" + program.function + "' take " +
-                std::to_string(total) + " bytes, more than the " +
-                std::to_string(profile.globalMemBytes) +
-                " bytes of global memory of device " + quoted(profile.name) +
-                " (global_mem_bytes of its profile)");
-
+  if (Status status = plan->checkFootprint(device.profile()); !status)
+    return fail(status.error().message());
   storage.resize(program.buffers.size());
   for (unsigned i = 0; i < program.buffers.size(); ++i) {
-    if (!ownsStorage(i))
+    if (!plan->ownsStorage(i))
       continue;
     Expected<std::shared_ptr<const Buffer>> allocated = allocate(i);
     if (!allocated)
@@ -124,7 +96,7 @@ Status OpenCLExecutor::allocateBuffers() {
 Expected<std::shared_ptr<const Buffer>>
 OpenCLExecutor::allocate(unsigned index) {
   const BundleBuffer &buffer = program.buffers[index];
-  uint64_t bytes = byteSize(buffer);
+  uint64_t bytes = bufferBytes(buffer);
   if (bytes > std::numeric_limits<size_t>::max())
     return fail("buffer " + quoted(buffer.name) + " of " +
                 std::to_string(bytes) +
@@ -215,8 +187,9 @@ Status OpenCLExecutor::buildKernels() {
         culpritLine = line;
       }
     }
-    std::string what = culprit ? describeKernel(*culprit) + " failed to build"
-                               : "the program failed to build";
+    std::string what = culprit
+                           ? plan->describeKernel(*culprit) + " failed to build"
+                           : "the program failed to build";
     return fail(what + ": " + built.error().message(),
                 built.error().driverCode());
   }
@@ -224,35 +197,19 @@ Status OpenCLExecutor::buildKernels() {
     Expected<Kernel> kernel =
         device.createKernel(*built, program.kernels[k].name);
     if (!kernel)
-      return fail(describeKernel(k) + ": " + kernel.error().message(),
+      return fail(plan->describeKernel(k) + ": " + kernel.error().message(),
                   kernel.error().driverCode());
     kernels.push_back(std::move(*kernel));
   }
   return Status::success();
 }
 
-unsigned OpenCLExecutor::storageOwner(unsigned index) const {
-  return program.buffers[index].aliasOf.value_or(index);
-}
-
-std::vector<unsigned> OpenCLExecutor::partsOf(unsigned index) const {
-  if (pieces[index].empty())
-    return {index};
-  return pieces[index];
-}
-
-/// The byte offset of bundle buffer `index` within the tensor it is part of.
-static uint64_t partOffset(const Bundle &bundle, unsigned index) {
-  const std::optional<BufferPiece> &piece = bundle.buffers[index].pieceOf;
-  return piece ? piece->byteOffset : 0;
-}
-
 Status OpenCLExecutor::upload(const Storage &bound, unsigned index,
                               const HostTensor &tensor) {
-  for (unsigned part : partsOf(index)) {
+  for (unsigned part : plan->partsOf(index)) {
     const Buffer &buffer = storageOf(bound, part);
     if (Status status = device.write(
-            buffer, tensor.data() + partOffset(program, part), buffer.size());
+            buffer, tensor.data() + plan->partOffset(part), buffer.size());
         !status)
       return fail(status.error().message(), status.error().driverCode());
   }
@@ -261,52 +218,41 @@ Status OpenCLExecutor::upload(const Storage &bound, unsigned index,
 
 Status OpenCLExecutor::bindDeviceInput(Storage &bound, unsigned input,
                                        const DeviceTensor &tensor) const {
-  const BundleBuffer &expected = program.buffers[program.inputs[input]];
-  if (tensor.backend() != Backend::OpenCL)
-    return fail("input " + quoted(expected.name) + " is a " +
-                backendName(tensor.backend()) +
-                " device tensor, not an OpenCL one");
-  const auto &onDevice = static_cast<const OpenCLDeviceTensor &>(tensor);
-  if (&onDevice.owner() != &device)
-    return fail("input " + quoted(expected.name) +
+  // Of this backend, the tensor is an OpenCLDeviceTensor; checkDeviceInput
+  // refuses any other before its parts matter.
+  const auto *onDevice = tensor.backend() == Backend::OpenCL
+                             ? static_cast<const OpenCLDeviceTensor *>(&tensor)
+                             : nullptr;
+  std::vector<StoredPart> given;
+  if (onDevice)
+    for (const OpenCLDeviceTensor::Part &part : onDevice->storage())
+      given.push_back({part.byteOffset, part.buffer->size()});
+  if (Status status =
+          plan->checkDeviceInput(input, tensor, Backend::OpenCL, given);
+      !status)
+    return fail(status.error().message());
+  if (&onDevice->owner() != &device)
+    return fail("input " + quoted(program.buffers[program.inputs[input]].name) +
                 " is a tensor of another OpenCL device");
-  if (tensor.dtype() != expected.dtype || tensor.shape() != expected.shape)
-    return fail("input " + quoted(expected.name) + " is " +
-                formatTensorType(tensor.dtype(), tensor.shape()) +
-                " but the bundle expects " +
-                formatTensorType(expected.dtype, expected.shape));
-  std::vector<unsigned> parts = partsOf(program.inputs[input]);
-  const std::vector<OpenCLDeviceTensor::Part> &given = onDevice.storage();
-  bool samePieces = parts.size() == given.size();
-  for (size_t p = 0; samePieces && p < parts.size(); ++p)
-    samePieces = partOffset(program, parts[p]) == given[p].byteOffset &&
-                 byteSize(program.buffers[parts[p]]) == given[p].buffer->size();
-  if (!samePieces)
-    return fail("input " + quoted(expected.name) +
-                " is stored in other pieces than this bundle's");
+  std::vector<unsigned> parts = plan->partsOf(program.inputs[input]);
   for (size_t p = 0; p < parts.size(); ++p)
-    bound[parts[p]] = given[p].buffer;
+    bound[parts[p]] = onDevice->storage()[p].buffer;
   return Status::success();
 }
 
 Status OpenCLExecutor::poisonResults(const Storage &bound) {
   const cl_uchar pattern = 0xFF;
   for (unsigned i = 0; i < program.buffers.size(); ++i) {
-    const BundleBuffer &buffer = program.buffers[i];
-    BundleBuffer::Kind kind = buffer.pieceOf
-                                  ? program.buffers[buffer.pieceOf->whole].kind
-                                  : buffer.kind;
-    if (!ownsStorage(i) || kind == BundleBuffer::Kind::Input ||
-        bound[i]->size() == 0)
+    if (!plan->isPoisoned(i))
       continue;
     cl_int status = clEnqueueFillBuffer(device.queue(), bound[i]->handle(),
                                         &pattern, sizeof(pattern), 0,
                                         bound[i]->size(), 0, nullptr, nullptr);
     if (status != CL_SUCCESS)
-      return fail(
-          driverFailure(status, "poisoning buffer " + quoted(buffer.name))
-              .message(),
-          status);
+      return fail(driverFailure(status, "poisoning buffer " +
+                                            quoted(program.buffers[i].name))
+                      .message(),
+                  status);
   }
   return Status::success();
 }
@@ -334,7 +280,7 @@ OpenCLExecutor::launchAll(const Storage &bound) {
     Expected<Event> event = device.launch(kernels[launch.kernel], args, global,
                                           range(launch.localSize));
     if (!event)
-      return fail(describeKernel(launch.kernel) + ": " +
+      return fail(plan->describeKernel(launch.kernel) + ": " +
                       event.error().message(),
                   event.error().driverCode());
     events[l] = std::move(*event);
@@ -362,7 +308,7 @@ Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
       continue;
     Expected<EventTiming> timing = event->timing();
     if (!timing)
-      return fail(describeKernel(program.launches[l].kernel) + ": " +
+      return fail(plan->describeKernel(program.launches[l].kernel) + ": " +
                       timing.error().message(),
                   timing.error().driverCode());
     result.launchNs[l] = timing->durationNs();
@@ -371,11 +317,11 @@ Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
   for (unsigned output : program.outputs) {
     const BundleBuffer &buffer = program.buffers[output];
     HostTensor tensor(buffer.dtype, buffer.shape);
-    for (unsigned part : partsOf(output)) {
+    for (unsigned part : plan->partsOf(output)) {
       const Buffer &partStorage = storageOf(storage, part);
-      if (Status status = device.read(partStorage,
-                                      tensor.data() + partOffset(program, part),
-                                      partStorage.size());
+      if (Status status =
+              device.read(partStorage, tensor.data() + plan->partOffset(part),
+                          partStorage.size());
           !status)
         return fail(status.error().message(), status.error().driverCode());
     }
@@ -386,10 +332,8 @@ Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
 
 Expected<std::vector<std::shared_ptr<DeviceTensor>>>
 OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
-  if (inputs.size() != program.inputs.size())
-    return fail("the bundle of '" + program.function + "' takes " +
-                std::to_string(program.inputs.size()) + " inputs, not " +
-                std::to_string(inputs.size()));
+  if (Status status = plan->checkInputCount(inputs.size()); !status)
+    return fail(status.error().message());
   Storage bound = storage;
   for (unsigned i = 0; i < inputs.size(); ++i) {
     if (const auto *onDevice =
@@ -402,32 +346,18 @@ OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
       continue;
     }
     const HostTensor *host = std::get<const HostTensor *>(inputs[i]);
-    const BundleBuffer &expected = program.buffers[program.inputs[i]];
-    if (!host || host->dtype() != expected.dtype ||
-        host->shape() != expected.shape)
-      return fail("input " + quoted(expected.name) + " is " +
-                  (host ? formatTensorType(host->dtype(), host->shape())
-                        : std::string("a null host tensor")) +
-                  " but the bundle expects " +
-                  formatTensorType(expected.dtype, expected.shape));
+    if (Status status = plan->checkHostInput(i, host); !status)
+      return fail(status.error().message());
     if (Status status = upload(bound, program.inputs[i], *host); !status)
       return status.error();
   }
   // Fresh storage for every output, which the returned tensors keep. An
   // output that is another buffer under a new shape keeps that buffer's.
-  std::vector<bool> fresh(program.buffers.size(), false);
-  for (unsigned output : program.outputs) {
-    unsigned owner = storageOwner(output);
-    if (program.buffers[owner].kind == BundleBuffer::Kind::Input ||
-        fresh[owner])
-      continue;
-    fresh[owner] = true;
-    for (unsigned part : partsOf(owner)) {
-      Expected<std::shared_ptr<const Buffer>> allocated = allocate(part);
-      if (!allocated)
-        return allocated.error();
-      bound[part] = std::move(*allocated);
-    }
+  for (unsigned part : plan->freshParts()) {
+    Expected<std::shared_ptr<const Buffer>> allocated = allocate(part);
+    if (!allocated)
+      return allocated.error();
+    bound[part] = std::move(*allocated);
   }
   if (Status status = poisonResults(bound); !status)
     return status.error();
@@ -440,8 +370,8 @@ OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
   std::vector<std::shared_ptr<DeviceTensor>> results;
   for (unsigned output : program.outputs) {
     std::vector<OpenCLDeviceTensor::Part> parts;
-    for (unsigned part : partsOf(storageOwner(output)))
-      parts.push_back({bound[part], partOffset(program, part)});
+    for (unsigned part : plan->partsOf(plan->storageOwner(output)))
+      parts.push_back({bound[part], plan->partOffset(part)});
     const BundleBuffer &buffer = program.buffers[output];
     results.push_back(std::make_shared<OpenCLDeviceTensor>(
         device, buffer.dtype, buffer.shape, std::move(parts)));

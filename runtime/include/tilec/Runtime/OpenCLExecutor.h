@@ -27,6 +27,8 @@
 
 namespace tilec {
 
+class StoragePlan;
+
 /// The options a bundle's OpenCL C is built with on `device`: OpenCL C 1.2,
 /// no relaxed math, and correctly rounded f32 division and square root where
 /// the device offers them (OpenCL 1.2 otherwise allows 2.5 and 3 ulp).
@@ -47,6 +49,7 @@ public:
   Expected<std::vector<std::shared_ptr<DeviceTensor>>>
   runOnDevice(const std::vector<RunInput> &inputs) override;
 
+  ~OpenCLExecutor() override;
   OpenCLExecutor(const OpenCLExecutor &) = delete;
   OpenCLExecutor &operator=(const OpenCLExecutor &) = delete;
 
@@ -57,22 +60,12 @@ private:
   /// run and inputs can come from other executors.
   using Storage = std::vector<std::shared_ptr<const opencl::Buffer>>;
 
-  OpenCLExecutor(opencl::Device &device, Bundle bundle, std::string name)
-      : device(device), program(std::move(bundle)), label(std::move(name)) {}
+  OpenCLExecutor(opencl::Device &device, Bundle bundle, std::string name);
 
-  /// Whether bundle buffer `index` has storage of its own: not an alias
-  /// and not a tensor stored as pieces.
-  bool ownsStorage(unsigned index) const;
   /// Allocates the storage of bundle buffer `index`, which owns storage.
   Expected<std::shared_ptr<const opencl::Buffer>> allocate(unsigned index);
   Status allocateBuffers();
   Status buildKernels();
-  /// The buffer whose storage bundle buffer `index` uses: its alias target,
-  /// or itself.
-  unsigned storageOwner(unsigned index) const;
-  /// The parts of bundle buffer `index` (itself, or its pieces in order),
-  /// which owns storage or is stored as pieces.
-  std::vector<unsigned> partsOf(unsigned index) const;
   /// Binds input `input` to `tensor`'s storage in `bound`, checking that it
   /// fits the input.
   Status bindDeviceInput(Storage &bound, unsigned input,
@@ -87,18 +80,16 @@ private:
   launchAll(const Storage &bound);
   /// The buffer that holds the storage of bundle buffer `index`.
   const opencl::Buffer &storageOf(const Storage &bound, unsigned index) const;
-  /// "kernel 'k0' (mm.tile:3:3)", for messages.
-  std::string describeKernel(unsigned kernel) const;
   /// `message` prefixed with the bundle's name, keeping the driver code.
   Error fail(const std::string &message, int driverCode = 0) const;
 
   opencl::Device &device;
   Bundle program;
   std::string label;
+  /// Aliases, pieces, poisoning: decided as on every backend.
+  std::unique_ptr<StoragePlan> plan;
   /// The executor's own storage, which `run` uses.
   Storage storage;
-  /// The pieces of each bundle buffer, in order (empty: not split).
-  std::vector<std::vector<unsigned>> pieces;
   std::vector<opencl::Kernel> kernels;
 };
 

@@ -1,0 +1,154 @@
+//===- SPIRVConversion.cpp - The kernel IR to a SPIR-V binary -------------===//
+//
+// The kernels, cloned into a scratch module and prepared
+// (SPIRVPreparation.cpp), are converted by MLIR's upstream GPU, SCF, arith,
+// math, memref, vector and index conversions to one spirv.module; its ABI
+// attributes become interface variables and entry points, its
+// version/capability/extension triple shrinks to what it uses, and the
+// serialised words are validated by SPIRV-Tools.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/SPIRV.h"
+
+#include "SPIRVLowering.h"
+
+#include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
+#include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRV.h"
+#include "mlir/Conversion/IndexToSPIRV/IndexToSPIRV.h"
+#include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
+#include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
+#include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+
+using namespace mlir;
+
+namespace tilec {
+
+/// Vulkan 1.2 (SPIR-V 1.5, where 8- and 16-bit storage are core) with every
+/// capability that some dtype needs; spirv-update-vce then keeps only those
+/// a module uses, so a device needs exactly the features its program uses.
+/// The resource limits only bound what the conversion may assume; the
+/// scheduler already fitted every kernel to the device's profile.
+static spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *context) {
+  using spirv::Capability;
+  Capability capabilities[] = {
+      Capability::Shader,
+      Capability::Int8,
+      Capability::Int16,
+      Capability::Int64,
+      Capability::Float16,
+      Capability::Float64,
+      Capability::StorageBuffer8BitAccess,
+      Capability::StorageBuffer16BitAccess,
+  };
+  auto triple = spirv::VerCapExtAttr::get(spirv::Version::V_1_5, capabilities,
+                                          {}, context);
+  Builder b(context);
+  auto limits = spirv::ResourceLimitsAttr::get(
+      context, /*max_compute_shared_memory_size=*/65536,
+      /*max_compute_workgroup_invocations=*/1024,
+      /*max_compute_workgroup_size=*/b.getI32ArrayAttr({1024, 1024, 64}),
+      /*subgroup_size=*/32, /*min_subgroup_size=*/std::nullopt,
+      /*max_subgroup_size=*/std::nullopt,
+      /*cooperative_matrix_properties_khr=*/b.getArrayAttr({}),
+      /*cooperative_matrix_properties_nv=*/b.getArrayAttr({}));
+  return spirv::TargetEnvAttr::get(triple, limits, spirv::ClientAPI::Vulkan);
+}
+
+/// The kernel IR's memory spaces: global buffers (no space) are storage
+/// buffers, space 3 is work-group memory.
+static std::optional<spirv::StorageClass> mapMemorySpace(Attribute space) {
+  if (!space)
+    return spirv::StorageClass::StorageBuffer;
+  if (auto number = dyn_cast<IntegerAttr>(space)) {
+    if (number.getInt() == 0)
+      return spirv::StorageClass::StorageBuffer;
+    if (number.getInt() == 3)
+      return spirv::StorageClass::Workgroup;
+  }
+  return std::nullopt;
+}
+
+/// Converts the prepared gpu.module (in its scratch module) to a
+/// spirv.module in its place.
+static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
+                                           bool use64BitIndex) {
+  MLIRContext *context = kernels.getContext();
+  spirv::MemorySpaceToStorageClassConverter memorySpaces(mapMemorySpace);
+  spirv::convertMemRefTypesAndAttrs(kernels, memorySpaces);
+
+  spirv::TargetEnvAttr targetEnv = spirv::lookupTargetEnv(kernels);
+  std::unique_ptr<ConversionTarget> target =
+      SPIRVConversionTarget::get(targetEnv);
+  SPIRVConversionOptions options;
+  options.use64bitIndex = use64BitIndex;
+  // The environment has 8- and 16-bit types; never pack them into i32.
+  options.emulateLT32BitScalarTypes = false;
+  SPIRVTypeConverter typeConverter(targetEnv, options);
+  ScfToSPIRVContext scfContext;
+  RewritePatternSet patterns(context);
+  populateGPUToSPIRVPatterns(typeConverter, patterns);
+  populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
+  arith::populateArithToSPIRVPatterns(typeConverter, patterns);
+  populateMathToSPIRVPatterns(typeConverter, patterns);
+  populateMemRefToSPIRVPatterns(typeConverter, patterns);
+  populateVectorToSPIRVPatterns(typeConverter, patterns);
+  index::populateIndexToSPIRVPatterns(typeConverter, patterns);
+  populateFuncToSPIRVPatterns(typeConverter, patterns);
+  return applyFullConversion(kernels, *target, std::move(patterns));
+}
+
+FailureOr<std::vector<uint32_t>>
+translateToSPIRV(gpu::GPUModuleOp kernels) {
+  MLIRContext *context = kernels.getContext();
+  context->loadDialect<spirv::SPIRVDialect>();
+  auto parent = kernels->getParentOfType<ModuleOp>();
+  auto indexBits =
+      parent ? parent->getAttrOfType<IntegerAttr>("tile.index_bits") : nullptr;
+  if (!indexBits || (indexBits.getInt() != 32 && indexBits.getInt() != 64))
+    return kernels.emitError("the kernel IR's module needs tile.index_bits, "
+                             "32 or 64");
+
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernels.getLoc());
+  OpBuilder builder(context);
+  builder.setInsertionPointToStart(scratch->getBody());
+  auto clone = cast<gpu::GPUModuleOp>(builder.clone(*kernels));
+  clone->setAttr(spirv::getTargetEnvAttrName(), getVulkanTargetEnv(context));
+  if (failed(prepareKernelsForSPIRV(clone)) ||
+      failed(convertToSPIRVDialect(clone, indexBits.getInt() == 64)))
+    return failure();
+
+  auto spirvModules = scratch->getOps<spirv::ModuleOp>();
+  if (llvm::range_size(spirvModules) != 1)
+    return kernels.emitError("the SPIR-V conversion did not produce one "
+                             "spirv.module");
+  spirv::ModuleOp spirvModule = *spirvModules.begin();
+  PassManager passes(context);
+  OpPassManager &modulePasses = passes.nest<spirv::ModuleOp>();
+  modulePasses.addPass(spirv::createSPIRVLowerABIAttributesPass());
+  modulePasses.addPass(spirv::createSPIRVUpdateVCEPass());
+  if (failed(passes.run(*scratch)))
+    return failure();
+
+  SmallVector<uint32_t> words;
+  if (failed(spirv::serialize(spirvModule, words)))
+    return failure();
+  std::string error;
+  if (failed(validateSPIRV(words, error)))
+    return kernels.emitError("internal error: the SPIR-V module of these "
+                             "kernels is invalid for ")
+           << kSPIRVTargetEnvName << ": " << error;
+  return std::vector<uint32_t>(words.begin(), words.end());
+}
+
+} // namespace tilec

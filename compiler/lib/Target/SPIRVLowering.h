@@ -1,0 +1,38 @@
+//===- SPIRVLowering.h - Steps of the SPIR-V target -------------*- C++ -*-===//
+//
+// The SPIR-V target in three steps, one file each: rewriting a clone of the
+// kernels into what MLIR's conversions translate faithfully
+// (SPIRVPreparation.cpp), the conversion and serialisation
+// (SPIRVConversion.cpp), and validation by SPIRV-Tools (SPIRVTools.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_TARGET_SPIRVLOWERING_H
+#define TILEC_LIB_TARGET_SPIRVLOWERING_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace tilec {
+
+/// Rewrites `kernels` (a clone) so that every op left converts to SPIR-V with
+/// the language's meaning: bf16 becomes i16 storage with its conversions
+/// expanded into bit operations, the math builtins whose GLSL.std.450
+/// instruction is undefined or too loose somewhere are expanded, empty
+/// buffers get one element, and every kernel argument gets its descriptor
+/// binding. A builtin the target cannot compute (64-bit transcendentals) is
+/// reported at the op; returns failure then.
+mlir::LogicalResult prepareKernelsForSPIRV(mlir::gpu::GPUModuleOp kernels);
+
+/// Validates `words` for kSPIRVTargetEnvName; on failure `error` holds
+/// SPIRV-Tools' message.
+mlir::LogicalResult validateSPIRV(llvm::ArrayRef<uint32_t> words,
+                                  std::string &error);
+
+} // namespace tilec
+
+#endif // TILEC_LIB_TARGET_SPIRVLOWERING_H

@@ -1,0 +1,342 @@
+//===- SPIRVPreparation.cpp - Kernels rewritten for the SPIR-V target -----===//
+//
+// MLIR's SPIR-V conversions translate each op to its closest SPIR-V or
+// GLSL.std.450 instruction. Where that instruction means something else than
+// the kernel IR's op (GLSL's Pow and Atan2 leave cases undefined that Tile
+// defines), has no SPIR-V type to work on (bf16) or is too loose (tanh near
+// zero), the clone of the kernels is rewritten here first into ops that
+// convert exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SPIRVLowering.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+
+namespace tilec {
+
+/// `element` in the shape of `like` (a vector type) or alone.
+static Type withElementType(Type like, Type element) {
+  if (auto shaped = dyn_cast<ShapedType>(like))
+    return shaped.clone(element);
+  return element;
+}
+
+/// A constant of `type` (a float or integer scalar or vector) with `value`
+/// in every element.
+static Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
+  Type element = getElementTypeOrSelf(type);
+  TypedAttr scalar =
+      isa<FloatType>(element)
+          ? TypedAttr(b.getFloatAttr(element, value))
+          : TypedAttr(b.getIntegerAttr(element, static_cast<int64_t>(value)));
+  if (auto vector = dyn_cast<VectorType>(type))
+    return b.create<arith::ConstantOp>(SplatElementsAttr::get(vector, scalar));
+  return b.create<arith::ConstantOp>(scalar);
+}
+
+/// GLSL.std.450 defines these for 16- and 32-bit floats only.
+static bool isTranscendental(Operation *op) {
+  return isa<math::ExpOp, math::LogOp, math::PowFOp, math::SinOp, math::CosOp,
+             math::TanOp, math::SinhOp, math::CoshOp, math::TanhOp,
+             math::AsinOp, math::AcosOp, math::AtanOp, math::Atan2Op,
+             math::ErfOp>(op);
+}
+
+static LogicalResult checkMathSupport(gpu::GPUModuleOp kernels) {
+  WalkResult result = kernels.walk([](Operation *op) {
+    if (isTranscendental(op) &&
+        getElementTypeOrSelf(op->getResult(0).getType()).isF64()) {
+      op->emitError() << "the SPIR-V target cannot compute '" << op->getName()
+                      << "' on f64: GLSL.std.450 defines it for 16- and "
+                         "32-bit floats only";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// `x` has its sign bit set (-0 and negative NaNs included).
+static Value hasSignBit(ImplicitLocOpBuilder &b, Value x) {
+  Type bitsType = withElementType(
+      x.getType(), b.getIntegerType(getElementTypeOrSelf(x.getType())
+                                        .getIntOrFloatBitWidth()));
+  Value bits = b.create<arith::BitcastOp>(bitsType, x);
+  return b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, bits,
+                                 splatConstant(b, bitsType, 0));
+}
+
+/// C's pow: GLSL's Pow is undefined for a negative base and for a zero base
+/// with y <= 0, and gives NaN for pow(1, inf). Only |x| > 0 reaches it here.
+static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
+  Type type = x.getType();
+  auto cmp = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) {
+    return b.create<arith::CmpFOp>(predicate, lhs, rhs).getResult();
+  };
+  auto select = [&](Value condition, Value yes, Value no) {
+    return b.create<arith::SelectOp>(condition, yes, no).getResult();
+  };
+  Value zero = splatConstant(b, type, 0);
+  Value one = splatConstant(b, type, 1);
+  Value infinity = splatConstant(b, type, INFINITY);
+  Value nan = splatConstant(b, type, NAN);
+
+  Value magnitude = b.create<math::AbsFOp>(x);
+  Value power = b.create<math::PowFOp>(magnitude, y);
+  // pow(+-0, y) is +-inf for y < 0 and +-0 for y > 0.
+  Value zeroBase = select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity,
+                          zero);
+  power = select(cmp(arith::CmpFPredicate::OEQ, magnitude, zero), zeroBase,
+                 power);
+  // A negative base: the sign of |x|^y for an odd integer y, NaN unless y
+  // is an integer.
+  Value isInteger = cmp(arith::CmpFPredicate::OEQ, b.create<math::FloorOp>(y), y);
+  Value half = b.create<math::FloorOp>(
+      b.create<arith::MulFOp>(y, splatConstant(b, type, 0.5)));
+  Value isOdd = b.create<arith::AndIOp>(
+      isInteger, cmp(arith::CmpFPredicate::ONE,
+                     b.create<arith::AddFOp>(half, half), y));
+  power = select(b.create<arith::AndIOp>(hasSignBit(b, x), isOdd),
+                 b.create<arith::NegFOp>(power), power);
+  Value negativeBase = cmp(arith::CmpFPredicate::OLT, x, zero);
+  power = select(b.create<arith::AndIOp>(
+                     negativeBase, b.create<arith::XOrIOp>(
+                                       isInteger, splatConstant(
+                                                      b, isInteger.getType(),
+                                                      1))),
+                 nan, power);
+  power = select(cmp(arith::CmpFPredicate::UNO, x, y), nan, power);
+  // pow(x, +-0) = 1, pow(1, y) = 1 and pow(-1, +-inf) = 1, NaNs included.
+  Value isOne = b.create<arith::OrIOp>(
+      cmp(arith::CmpFPredicate::OEQ, y, zero),
+      b.create<arith::OrIOp>(
+          cmp(arith::CmpFPredicate::OEQ, x, one),
+          b.create<arith::AndIOp>(
+              cmp(arith::CmpFPredicate::OEQ, magnitude, one),
+              cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y),
+                  infinity))));
+  return select(isOne, one, power);
+}
+
+/// C's atan2: GLSL's Atan2 is undefined when both operands are zero, and
+/// computes atan(y / x) (NaN) when both are infinite.
+static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
+  Type type = x.getType();
+  auto cmp = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) {
+    return b.create<arith::CmpFOp>(predicate, lhs, rhs).getResult();
+  };
+  Value zero = splatConstant(b, type, 0);
+  Value infinity = splatConstant(b, type, INFINITY);
+  Value xNegative = hasSignBit(b, x);
+  auto signedAngle = [&](double ifPositive, double ifNegative) {
+    Value angle = b.create<arith::SelectOp>(
+        xNegative, splatConstant(b, type, ifNegative),
+        splatConstant(b, type, ifPositive));
+    return b.create<math::CopySignOp>(angle, y);
+  };
+  Value angle = b.create<math::Atan2Op>(y, x);
+  Value bothZero = b.create<arith::AndIOp>(
+      cmp(arith::CmpFPredicate::OEQ, x, zero),
+      cmp(arith::CmpFPredicate::OEQ, y, zero));
+  angle = b.create<arith::SelectOp>(bothZero,
+                                    signedAngle(0, llvm::numbers::pi), angle);
+  Value bothInfinite = b.create<arith::AndIOp>(
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(x), infinity),
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y), infinity));
+  return b.create<arith::SelectOp>(
+      bothInfinite,
+      signedAngle(llvm::numbers::pi / 4, 3 * llvm::numbers::pi / 4), angle);
+}
+
+/// `x` (f64) rounded to f32 *to odd*: truncated toward zero, with the lowest
+/// bit set when that was inexact. Rounding this to a format at least two
+/// bits narrower than f32 (bf16) rounds `x` correctly, once. Vulkan lets a
+/// device round f64 to f32 to nearest or toward zero; both are corrected
+/// here.
+static Value roundToOddF32(ImplicitLocOpBuilder &b, Value x) {
+  Type f32 = withElementType(x.getType(), b.getF32Type());
+  Type i32 = withElementType(x.getType(), b.getI32Type());
+  Value rounded = b.create<arith::TruncFOp>(f32, x);
+  Value awayFromZero = b.create<arith::CmpFOp>(
+      arith::CmpFPredicate::OGT,
+      b.create<math::AbsFOp>(b.create<arith::ExtFOp>(x.getType(), rounded)),
+      b.create<math::AbsFOp>(x));
+  Value bits = b.create<arith::BitcastOp>(i32, rounded);
+  // One ulp toward zero: the magnitude's bits minus one (inf becomes the
+  // largest finite float).
+  Value truncated = b.create<arith::SelectOp>(
+      awayFromZero, b.create<arith::SubIOp>(bits, splatConstant(b, i32, 1)),
+      bits);
+  Value inexact = b.create<arith::CmpFOp>(
+      arith::CmpFPredicate::UNE,
+      b.create<arith::ExtFOp>(
+          x.getType(), b.create<arith::BitcastOp>(f32, truncated).getResult()),
+      x);
+  Value odd = b.create<arith::SelectOp>(
+      inexact, b.create<arith::OrIOp>(truncated, splatConstant(b, i32, 1)),
+      truncated);
+  return b.create<arith::BitcastOp>(f32, odd);
+}
+
+/// Conversions to and from bf16 other than f32 <-> bf16, which MLIR's bf16
+/// expansion handles, become conversions through f32, rounding once.
+static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
+  Type result = op->getResult(0).getType();
+  Value operand = op->getOperand(0);
+  Type source = operand.getType();
+  Type f32 = withElementType(source, b.getF32Type());
+  Type f64 = withElementType(source, b.getF64Type());
+  bool toBF16 = getElementTypeOrSelf(result).isBF16();
+  bool fromBF16 = getElementTypeOrSelf(source).isBF16();
+  Type f32Result = withElementType(result, b.getF32Type());
+
+  if (fromBF16 && !toBF16) {
+    if (getElementTypeOrSelf(result).isF32())
+      return {};
+    Value wide = b.create<arith::ExtFOp>(f32, operand);
+    OperationState state(op->getLoc(), op->getName(), ValueRange{wide},
+                         TypeRange{result}, op->getAttrs());
+    return b.create(state)->getResult(0);
+  }
+  if (!toBF16 || getElementTypeOrSelf(source).isF32())
+    return {};
+  if (isa<arith::TruncFOp>(op)) // From f64.
+    return b.create<arith::TruncFOp>(result, roundToOddF32(b, operand));
+  unsigned width = getElementTypeOrSelf(source).getIntOrFloatBitWidth();
+  bool isSigned = isa<arith::SIToFPOp>(op);
+  auto convert = [&](Type to) -> Value {
+    if (isSigned)
+      return b.create<arith::SIToFPOp>(to, operand);
+    return b.create<arith::UIToFPOp>(to, operand);
+  };
+  // Up to 16 bits convert to f32 exactly, 32 bits to f64 exactly; 64 bits
+  // round to f64 first (docs/codegen.md).
+  if (width <= 16)
+    return b.create<arith::TruncFOp>(result, convert(f32Result));
+  return b.create<arith::TruncFOp>(result, roundToOddF32(b, convert(f64)));
+}
+
+/// The math builtins and bf16 conversions rewritten by walking (each op once:
+/// the expansions contain the ops they replace).
+static void expandByWalk(gpu::GPUModuleOp kernels) {
+  SmallVector<Operation *> ops;
+  kernels.walk([&](Operation *op) {
+    if (isa<math::PowFOp, math::Atan2Op, arith::ExtFOp, arith::TruncFOp,
+            arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
+            arith::FPToUIOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    Value replacement;
+    if (auto pow = dyn_cast<math::PowFOp>(op))
+      replacement = expandPow(b, pow.getLhs(), pow.getRhs());
+    else if (auto atan2 = dyn_cast<math::Atan2Op>(op))
+      replacement = expandAtan2(b, atan2.getLhs(), atan2.getRhs());
+    else
+      replacement = expandBF16Conversion(b, op);
+    if (!replacement)
+      continue;
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+  }
+}
+
+/// The type a value has in the SPIR-V module: bf16 is stored as its bits,
+/// and an empty buffer gets one (never accessed) element, as SPIR-V has no
+/// arrays of length 0.
+static Type storageType(Type type) {
+  Builder b(type.getContext());
+  if (type.isBF16())
+    return b.getI16Type();
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    SmallVector<int64_t> shape(memref.getShape());
+    if (shape.size() == 1 && shape[0] == 0)
+      shape[0] = 1;
+    return MemRefType::get(shape, storageType(memref.getElementType()),
+                           memref.getLayout(), memref.getMemorySpace());
+  }
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(storageType(vector.getElementType()));
+  return type;
+}
+
+/// Gives every value its storageType. After the bf16 expansion, bf16 values
+/// are only loaded, stored, selected, carried and bitcast to and from i16,
+/// so retyping them leaves bitcasts from i16 to i16, which are dropped.
+static void retypeForStorage(gpu::GPUModuleOp kernels) {
+  auto retype = [](Value value) {
+    value.setType(storageType(value.getType()));
+  };
+  kernels.walk([&](Operation *op) {
+    llvm::for_each(op->getResults(), retype);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::for_each(block.getArguments(), retype);
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+      FunctionType type = func.getFunctionType();
+      func.setFunctionType(FunctionType::get(
+          op->getContext(), llvm::map_to_vector(type.getInputs(), storageType),
+          type.getResults()));
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto value = dyn_cast<FloatAttr>(constant.getValue());
+          value && value.getType().isBF16())
+        constant.setValueAttr(IntegerAttr::get(
+            constant.getType(), value.getValue().bitcastToAPInt()));
+      else if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+               dense && dense.getElementType().isBF16())
+        constant.setValueAttr(
+            dense.bitcast(Builder(op->getContext()).getI16Type()));
+    }
+  });
+  kernels.walk([](arith::BitcastOp bitcast) {
+    if (bitcast.getIn().getType() == bitcast.getType()) {
+      bitcast.replaceAllUsesWith(bitcast.getIn());
+      bitcast.erase();
+    }
+  });
+}
+
+/// Argument i of every kernel: the storage buffer at set 0, binding i.
+static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
+  MLIRContext *context = kernels.getContext();
+  for (auto kernel : kernels.getOps<gpu::GPUFuncOp>())
+    for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+      kernel.setArgAttr(i, spirv::getInterfaceVarABIAttrName(),
+                        spirv::getInterfaceVarABIAttr(0, i, std::nullopt,
+                                                      context));
+}
+
+LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
+  if (failed(checkMathSupport(kernels)))
+    return failure();
+  expandByWalk(kernels);
+  RewritePatternSet patterns(kernels.getContext());
+  // f32 only: MLIR's rational approximations of tanh (GLSL's Tanh may be
+  // computed from exponentials, losing all precision near zero and giving
+  // NaN for large operands) and of erf (GLSL.std.450 has none).
+  populatePolynomialApproximateTanhPattern(patterns);
+  populatePolynomialApproximateErfPattern(patterns);
+  arith::populateExpandBFloat16Patterns(patterns);
+  if (failed(applyPatternsAndFoldGreedily(kernels, std::move(patterns))))
+    return kernels.emitError("the rewriting for SPIR-V did not converge");
+  retypeForStorage(kernels);
+  setDescriptorBindings(kernels);
+  return success();
+}
+
+} // namespace tilec

@@ -1,0 +1,133 @@
+//===- StoragePlan.cpp - How a bundle's buffers map onto storage ----------===//
+
+#include "StoragePlan.h"
+
+#include "tilec/Runtime/TensorSummary.h"
+
+using namespace tilec;
+
+static std::string quoted(std::string_view name) {
+  return "'" + std::string(name) + "'";
+}
+
+uint64_t tilec::bufferBytes(const BundleBuffer &buffer) {
+  return static_cast<uint64_t>(numElements(buffer.shape).value_or(0)) *
+         dtypeSize(buffer.dtype);
+}
+
+StoragePlan::StoragePlan(const Bundle &bundle)
+    : bundle(bundle), pieces(bundle.buffers.size()) {
+  for (unsigned i = 0; i < bundle.buffers.size(); ++i)
+    if (const std::optional<BufferPiece> &piece = bundle.buffers[i].pieceOf)
+      pieces[piece->whole].push_back(i);
+}
+
+bool StoragePlan::ownsStorage(unsigned index) const {
+  return !bundle.buffers[index].aliasOf && pieces[index].empty();
+}
+
+unsigned StoragePlan::storageOwner(unsigned index) const {
+  return bundle.buffers[index].aliasOf.value_or(index);
+}
+
+std::vector<unsigned> StoragePlan::partsOf(unsigned index) const {
+  if (pieces[index].empty())
+    return {index};
+  return pieces[index];
+}
+
+uint64_t StoragePlan::partOffset(unsigned index) const {
+  const std::optional<BufferPiece> &piece = bundle.buffers[index].pieceOf;
+  return piece ? piece->byteOffset : 0;
+}
+
+bool StoragePlan::isPoisoned(unsigned index) const {
+  const BundleBuffer &buffer = bundle.buffers[index];
+  BundleBuffer::Kind kind =
+      buffer.pieceOf ? bundle.buffers[buffer.pieceOf->whole].kind : buffer.kind;
+  return ownsStorage(index) && kind != BundleBuffer::Kind::Input &&
+         bufferBytes(buffer) != 0;
+}
+
+std::vector<unsigned> StoragePlan::freshParts() const {
+  std::vector<bool> seen(bundle.buffers.size(), false);
+  std::vector<unsigned> parts;
+  for (unsigned output : bundle.outputs) {
+    unsigned owner = storageOwner(output);
+    if (bundle.buffers[owner].kind == BundleBuffer::Kind::Input || seen[owner])
+      continue;
+    seen[owner] = true;
+    for (unsigned part : partsOf(owner))
+      parts.push_back(part);
+  }
+  return parts;
+}
+
+Status StoragePlan::checkFootprint(const DeviceProfile &profile) const {
+  uint64_t total = 0;
+  for (unsigned i = 0; i < bundle.buffers.size(); ++i)
+    if (ownsStorage(i))
+      total += bufferBytes(bundle.buffers[i]);
+  if (total <= profile.globalMemBytes)
+    return Status::success();
+  return Error("the buffers of '" + bundle.function + "' take " +
+               std::to_string(total) + " bytes, more than the " +
+               std::to_string(profile.globalMemBytes) +
+               " bytes of global memory of device " + quoted(profile.name) +
+               " (global_mem_bytes of its profile)");
+}
+
+std::string StoragePlan::describeKernel(unsigned kernel) const {
+  const BundleKernel &info = bundle.kernels[kernel];
+  std::string text = "kernel " + quoted(info.name);
+  if (!info.sourceLocation.empty())
+    text += " (" + info.sourceLocation + ")";
+  return text;
+}
+
+Status StoragePlan::checkInputCount(size_t count) const {
+  if (count == bundle.inputs.size())
+    return Status::success();
+  return Error("the bundle of '" + bundle.function + "' takes " +
+               std::to_string(bundle.inputs.size()) + " inputs, not " +
+               std::to_string(count));
+}
+
+Status StoragePlan::checkHostInput(unsigned input,
+                                   const HostTensor *host) const {
+  const BundleBuffer &expected = bundle.buffers[bundle.inputs[input]];
+  if (host && host->dtype() == expected.dtype &&
+      host->shape() == expected.shape)
+    return Status::success();
+  return Error("input " + quoted(expected.name) + " is " +
+               (host ? formatTensorType(host->dtype(), host->shape())
+                     : std::string("a null host tensor")) +
+               " but the bundle expects " +
+               formatTensorType(expected.dtype, expected.shape));
+}
+
+Status
+StoragePlan::checkDeviceInput(unsigned input, const DeviceTensor &tensor,
+                              Backend backend,
+                              const std::vector<StoredPart> &parts) const {
+  const BundleBuffer &expected = bundle.buffers[bundle.inputs[input]];
+  if (tensor.backend() != backend)
+    return Error("input " + quoted(expected.name) +
+                 " is a device tensor of the " + backendName(tensor.backend()) +
+                 " backend, not of " + backendName(backend));
+  if (tensor.dtype() != expected.dtype || tensor.shape() != expected.shape)
+    return Error("input " + quoted(expected.name) + " is " +
+                 formatTensorType(tensor.dtype(), tensor.shape()) +
+                 " but the bundle expects " +
+                 formatTensorType(expected.dtype, expected.shape));
+  std::vector<unsigned> expectedParts = partsOf(bundle.inputs[input]);
+  bool samePieces = expectedParts.size() == parts.size();
+  for (size_t p = 0; samePieces && p < parts.size(); ++p)
+    samePieces =
+        partOffset(expectedParts[p]) == parts[p].byteOffset &&
+        bufferBytes(bundle.buffers[expectedParts[p]]) == parts[p].bytes;
+  if (!samePieces)
+    return Error("input " + quoted(expected.name) +
+                 " is stored in other pieces than this bundle's");
+  return Status::success();
+}

@@ -1,0 +1,84 @@
+//===- StoragePlan.h - How a bundle's buffers map onto storage --*- C++ -*-===//
+//
+// Internal to the runtime: what every backend's executor decides the same
+// way about a bundle's buffers, so that OpenCL and Vulkan agree on it:
+// which buffers own an allocation (not aliases, not tensors stored as
+// pieces), the parts a tensor is moved in, which storage is poisoned before
+// a run, the footprint on the device, which storage a device-resident run
+// allocates afresh, and the checks of runOnDevice's inputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_LIB_STORAGEPLAN_H
+#define TILEC_RUNTIME_LIB_STORAGEPLAN_H
+
+#include "tilec/Runtime/Bundle.h"
+#include "tilec/Runtime/DeviceProfile.h"
+#include "tilec/Runtime/Executor.h"
+
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// The bytes of `buffer`'s elements (the bundle parser has checked that
+/// this does not overflow).
+uint64_t bufferBytes(const BundleBuffer &buffer);
+
+/// Where one part of a device tensor lies: what runOnDevice checks a device
+/// tensor's storage against.
+struct StoredPart {
+  uint64_t byteOffset = 0;
+  uint64_t bytes = 0;
+};
+
+class StoragePlan {
+public:
+  explicit StoragePlan(const Bundle &bundle);
+
+  /// Whether bundle buffer `index` has storage of its own: not an alias
+  /// and not a tensor stored as pieces.
+  bool ownsStorage(unsigned index) const;
+  /// The buffer whose storage bundle buffer `index` uses: its alias target,
+  /// or itself.
+  unsigned storageOwner(unsigned index) const;
+  /// The parts of bundle buffer `index` (itself, or its pieces in order),
+  /// which owns storage or is stored as pieces.
+  std::vector<unsigned> partsOf(unsigned index) const;
+  /// The byte offset of bundle buffer `index` within the tensor it is a
+  /// piece of; 0 for a whole tensor.
+  uint64_t partOffset(unsigned index) const;
+  /// Whether the storage of bundle buffer `index`, which owns storage, is
+  /// filled with 0xFF before each run: an output's or temporary's (or a
+  /// piece of one), unless empty.
+  bool isPoisoned(unsigned index) const;
+  /// The buffers that a device-resident run allocates afresh, so that
+  /// earlier runs' outputs stay valid: the parts of every output's storage
+  /// owner, unless that is an input.
+  std::vector<unsigned> freshParts() const;
+
+  /// Fails when the buffers that own storage take more than the profile's
+  /// global memory together (each may fit while all do not).
+  Status checkFootprint(const DeviceProfile &profile) const;
+  /// "kernel 'k0' (mm.tile:3:3)", for messages.
+  std::string describeKernel(unsigned kernel) const;
+  /// The checks of runOnDevice: the number of inputs; a host input is
+  /// non-null and of the input's dtype and shape.
+  Status checkInputCount(size_t count) const;
+  Status checkHostInput(unsigned input, const HostTensor *host) const;
+  /// A device tensor of backend `backend` given for input `input`: of that
+  /// backend, of the input's dtype and shape, stored in `parts` exactly as
+  /// the bundle stores the input.
+  Status checkDeviceInput(unsigned input, const DeviceTensor &tensor,
+                          Backend backend,
+                          const std::vector<StoredPart> &parts) const;
+
+private:
+  const Bundle &bundle;
+  /// The pieces of each bundle buffer, in order (empty: not split).
+  std::vector<std::vector<unsigned>> pieces;
+};
+
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_LIB_STORAGEPLAN_H

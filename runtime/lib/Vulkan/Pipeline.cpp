@@ -1,0 +1,143 @@
+//===- Pipeline.cpp - Shader modules and compute pipelines ----------------===//
+
+#include "Failure.h"
+#include "Structure.h"
+
+using namespace tilec;
+using namespace tilec::vulkan;
+
+Expected<std::shared_ptr<const ShaderModule>>
+Device::createShaderModule(const std::vector<uint32_t> &words,
+                           std::string name) {
+  Expected<std::vector<SpirvEntryPoint>> entries = inspectSpirv(words, name);
+  if (!entries)
+    return entries.error();
+  auto info = makeStructure<VkShaderModuleCreateInfo>(
+      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  info.codeSize = words.size() * sizeof(uint32_t);
+  info.pCode = words.data();
+  VkShaderModule module = VK_NULL_HANDLE;
+  std::string what = "creating the shader module of " + quoted(name);
+  VkResult result = vkCreateShaderModule(device, &info, nullptr, &module);
+  if (result != VK_SUCCESS)
+    return driverFailure(result,
+                         what + " on device " + quoted(physical.profile.name));
+  std::shared_ptr<const ShaderModule> shader(
+      new ShaderModule(Owned<VkShaderModule>(device, module), std::move(name),
+                       std::move(*entries)));
+  if (Status status = checkValidation(what); !status)
+    return status.error();
+  return shader;
+}
+
+/// Whether the device (and its profile, which may deny what the driver
+/// offers) provides `feature`, one of Features' field names; sets `denied`
+/// to the profile key that denies it.
+static bool providesFeature(const DeviceDescriptor &device,
+                            std::string_view feature, std::string &denied) {
+  const Features &has = device.features;
+  if (feature == "shaderFloat64") {
+    if (!device.profile.supportsFp64)
+      denied = "supports_fp64";
+    return has.shaderFloat64 && device.profile.supportsFp64;
+  }
+  if (feature == "shaderFloat16") {
+    if (!device.profile.supportsFp16)
+      denied = "supports_fp16";
+    return has.shaderFloat16 && device.profile.supportsFp16;
+  }
+  std::pair<const char *, bool> others[] = {
+      {"shaderInt64", has.shaderInt64},
+      {"shaderInt16", has.shaderInt16},
+      {"shaderInt8", has.shaderInt8},
+      {"storageBuffer16BitAccess", has.storageBuffer16BitAccess},
+      {"storageBuffer8BitAccess", has.storageBuffer8BitAccess},
+      {"vulkanMemoryModel", has.vulkanMemoryModel}};
+  for (auto [name, provided] : others)
+    if (feature == name)
+      return provided;
+  return false;
+}
+
+Expected<ComputePipeline> Device::createPipeline(const ShaderModule &module,
+                                                 std::string_view entry,
+                                                 uint32_t numBuffers) {
+  std::string what = "creating the pipeline of entry point " + quoted(entry) +
+                     " on device " + quoted(physical.profile.name);
+  const SpirvEntryPoint *found = module.findEntryPoint(entry);
+  if (!found) {
+    std::string names;
+    for (const SpirvEntryPoint &candidate : module.entryPoints())
+      names += (names.empty() ? "" : ", ") + quoted(candidate.name);
+    return Error(what + ": the SPIR-V of " + quoted(module.name()) +
+                 " has no such entry point (it has " +
+                 (names.empty() ? std::string("none") : names) + ")");
+  }
+  if (!found->localSize)
+    return Error(what + ": the entry point fixes no work-group size "
+                        "(LocalSize execution mode)");
+  for (const std::string &feature : found->features) {
+    std::string denied;
+    if (!providesFeature(physical, feature, denied))
+      return Error(what + ": it needs the Vulkan feature " + feature +
+                   (denied.empty() ? ", which the device lacks"
+                                   : ", which the device's profile denies (" +
+                                         denied + " is false)"));
+  }
+
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  for (uint32_t binding = 0; binding < numBuffers; ++binding)
+    bindings.push_back({binding, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                        VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+  auto layoutInfo = makeStructure<VkDescriptorSetLayoutCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
+  layoutInfo.bindingCount = numBuffers;
+  layoutInfo.pBindings = bindings.data();
+  VkDescriptorSetLayout rawLayout = VK_NULL_HANDLE;
+  VkResult result =
+      vkCreateDescriptorSetLayout(device, &layoutInfo, nullptr, &rawLayout);
+  if (result != VK_SUCCESS)
+    return driverFailure(result, what);
+  Owned<VkDescriptorSetLayout> setLayout(device, rawLayout);
+
+  auto pipelineLayoutInfo = makeStructure<VkPipelineLayoutCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
+  pipelineLayoutInfo.setLayoutCount = 1;
+  pipelineLayoutInfo.pSetLayouts = &rawLayout;
+  VkPipelineLayout rawPipelineLayout = VK_NULL_HANDLE;
+  result = vkCreatePipelineLayout(device, &pipelineLayoutInfo, nullptr,
+                                  &rawPipelineLayout);
+  if (result != VK_SUCCESS)
+    return driverFailure(result, what);
+  Owned<VkPipelineLayout> pipelineLayout(device, rawPipelineLayout);
+
+  std::string entryName(entry);
+  auto info = makeStructure<VkComputePipelineCreateInfo>(
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module.handle();
+  info.stage.pName = entryName.c_str();
+  info.layout = rawPipelineLayout;
+  VkPipeline rawPipeline = VK_NULL_HANDLE;
+  result = vkCreateComputePipelines(device, pipelineCache, 1, &info, nullptr,
+                                    &rawPipeline);
+  if (result != VK_SUCCESS)
+    return driverFailure(result, what);
+  Owned<VkPipeline> pipeline(device, rawPipeline);
+  if (Status status = checkValidation(what); !status)
+    return status.error();
+  return ComputePipeline(std::move(setLayout), std::move(pipelineLayout),
+                         std::move(pipeline), std::move(entryName), numBuffers,
+                         *found->localSize);
+}
+
+Expected<size_t> Device::pipelineCacheSize() const {
+  size_t bytes = 0;
+  VkResult result =
+      vkGetPipelineCacheData(device, pipelineCache, &bytes, nullptr);
+  if (result != VK_SUCCESS)
+    return driverFailure(result, "reading the pipeline cache of device " +
+                                     quoted(physical.profile.name));
+  return bytes;
+}

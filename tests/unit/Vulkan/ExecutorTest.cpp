@@ -1,0 +1,338 @@
+//===- ExecutorTest.cpp - Running hand-written bundles through Vulkan -----===//
+//
+// Runs on the default Vulkan device (lavapipe in CI) under the validation
+// layers, with bundles written by hand around the SPIR-V of Inputs/, so
+// that the executor is tested independently of the compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/VulkanExecutor.h"
+
+#include "DeviceFixture.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace tilec;
+using namespace tilec::vulkan;
+
+namespace {
+
+using Kind = BundleBuffer::Kind;
+
+BundleLaunch launch1D(unsigned kernel, uint64_t global, uint64_t local,
+                      std::vector<unsigned> args) {
+  BundleLaunch launch;
+  launch.kernel = kernel;
+  launch.dims = 1;
+  launch.globalSize = {global, 1, 1};
+  launch.localSize = {local, 1, 1};
+  launch.args = std::move(args);
+  return launch;
+}
+
+/// C = A + B over `size` floats by kernel "vadd", which writes the first
+/// 1000, in work-groups of 64.
+Bundle vectorAddBundle(int64_t size = 1000) {
+  Bundle bundle;
+  bundle.producer = "hand-written";
+  bundle.function = "vadd";
+  bundle.kernels = {{"vadd", "vadd.tile:2:3", 1000, 12000, ""}};
+  bundle.spirv = tilec::testing::readTestShader("vadd");
+  bundle.buffers = {{"A", Kind::Input, DType::F32, {size}, std::nullopt},
+                    {"B", Kind::Input, DType::F32, {size}, std::nullopt},
+                    {"C", Kind::Output, DType::F32, {size}, std::nullopt}};
+  bundle.inputs = {0, 1};
+  bundle.outputs = {2};
+  bundle.launches = {launch1D(0, 1024, 64, {0, 1, 2})};
+  return bundle;
+}
+
+HostTensor iota(DType dtype, const Shape &shape, double scale) {
+  HostTensor tensor(dtype, shape);
+  for (int64_t i = 0; i < tensor.numElements(); ++i)
+    tensor.setDouble(i, scale * static_cast<double>(i));
+  return tensor;
+}
+
+class ExecutorTest : public tilec::testing::VulkanFixture {
+protected:
+  Expected<std::unique_ptr<VulkanExecutor>> prepare(const Bundle &bundle) {
+    return VulkanExecutor::create(*device, bundle, "test.json");
+  }
+
+  /// The error of preparing `bundle`, which must fail.
+  std::string prepareError(const Bundle &bundle) {
+    Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
+    EXPECT_FALSE(executor);
+    return executor ? std::string() : executor.error().message();
+  }
+};
+
+TEST_F(ExecutorTest, RunsAndTimesAKernel) {
+  Expected<std::unique_ptr<VulkanExecutor>> executor =
+      prepare(vectorAddBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1000}, 1), b = iota(DType::F32, {1000}, 2);
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    Expected<BundleRun> run = (*executor)->run({a, b});
+    ASSERT_TRUE(run) << run.error().message();
+    ASSERT_EQ(run->outputs.size(), 1u);
+    for (int64_t i = 0; i < 1000; ++i)
+      ASSERT_EQ(run->outputs[0].getDouble(i), 3.0 * static_cast<double>(i));
+    ASSERT_EQ(run->launchNs.size(), 1u);
+    EXPECT_GT(run->launchNs[0], 0u);
+  }
+}
+
+TEST_F(ExecutorTest, UnwrittenElementsAreUnwrittenPoison) {
+  // The kernel writes 1000 of 1024 elements: the rest read as all-ones
+  // bytes, a NaN, in every run.
+  Bundle bundle = vectorAddBundle(1024);
+  Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1024}, 1);
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    Expected<BundleRun> run = (*executor)->run({a, a});
+    ASSERT_TRUE(run) << run.error().message();
+    uint32_t bits = 0;
+    std::memcpy(&bits, run->outputs[0].data() + 1000 * 4, 4);
+    EXPECT_EQ(bits, 0xFFFFFFFFu);
+    EXPECT_EQ(run->outputs[0].getDouble(999), 2.0 * 999);
+  }
+}
+
+TEST_F(ExecutorTest, TensorsStoredAsPieces) {
+  // A, B and C (1000 floats) are stored as two pieces of 500 each, and
+  // "vhalf" adds the matching pieces.
+  Bundle bundle = vectorAddBundle();
+  bundle.kernels.push_back({"vhalf", "vadd.tile:2:3", 500, 6000, ""});
+  for (unsigned whole = 0; whole < 3; ++whole)
+    for (uint64_t piece = 0; piece < 2; ++piece)
+      bundle.buffers.push_back(
+          {bundle.buffers[whole].name + std::to_string(piece),
+           Kind::Piece,
+           DType::F32,
+           {500},
+           std::nullopt,
+           BufferPiece{whole, piece * 2000}});
+  bundle.launches = {launch1D(1, 512, 64, {3, 5, 7}),
+                     launch1D(1, 512, 64, {4, 6, 8})};
+  Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1000}, 1), b = iota(DType::F32, {1000}, 2);
+  Expected<BundleRun> run = (*executor)->run({a, b});
+  ASSERT_TRUE(run) << run.error().message();
+  for (int64_t i = 0; i < 1000; ++i)
+    ASSERT_EQ(run->outputs[0].getDouble(i), 3.0 * static_cast<double>(i)) << i;
+  EXPECT_GT(run->launchNs[0], 0u);
+  EXPECT_GT(run->launchNs[1], 0u);
+
+  // On the device, the pieces travel together.
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> onDevice =
+      (*executor)->runOnDevice({&a, &b});
+  ASSERT_TRUE(onDevice) << onDevice.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> chained =
+      (*executor)->runOnDevice({(*onDevice)[0], &a});
+  ASSERT_TRUE(chained) << chained.error().message();
+  Expected<HostTensor> result = (*chained)[0]->read();
+  ASSERT_TRUE(result) << result.error().message();
+  EXPECT_EQ(result->getDouble(999), 4.0 * 999);
+
+  // A whole tensor where pieces are expected is refused.
+  Expected<std::unique_ptr<VulkanExecutor>> whole = prepare(vectorAddBundle());
+  ASSERT_TRUE(whole) << whole.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> unsplit =
+      (*whole)->runOnDevice({&a, &a});
+  ASSERT_TRUE(unsplit) << unsplit.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> refused =
+      (*executor)->runOnDevice({(*unsplit)[0], &a});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message(),
+            "test.json: input 'A' is stored in other pieces than this "
+            "bundle's");
+}
+
+TEST_F(ExecutorTest, AliasesShareTheirTargetsStorage) {
+  // D is C reshaped.
+  Bundle bundle = vectorAddBundle();
+  bundle.buffers.push_back(
+      {"D", Kind::Output, DType::F32, {10, 100}, 2u, std::nullopt});
+  bundle.outputs = {2, 3};
+  Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1000}, 1);
+  Expected<BundleRun> run = (*executor)->run({a, a});
+  ASSERT_TRUE(run) << run.error().message();
+  ASSERT_EQ(run->outputs.size(), 2u);
+  EXPECT_EQ(run->outputs[1].shape(), (Shape{10, 100}));
+  EXPECT_EQ(std::memcmp(run->outputs[0].data(), run->outputs[1].data(), 4000),
+            0);
+  EXPECT_EQ(run->outputs[1].getDouble(999), 2.0 * 999);
+}
+
+TEST_F(ExecutorTest, LaunchesWithoutWorkAreSkipped) {
+  Bundle bundle = vectorAddBundle();
+  bundle.launches.insert(bundle.launches.begin(),
+                         launch1D(0, 0, 64, {0, 1, 2}));
+  Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1000}, 1);
+  Expected<BundleRun> run = (*executor)->run({a, a});
+  ASSERT_TRUE(run) << run.error().message();
+  EXPECT_EQ(run->launchNs[0], 0u);
+  EXPECT_GT(run->launchNs[1], 0u);
+}
+
+TEST_F(ExecutorTest, DeviceTensorsChainWithoutCopies) {
+  Expected<std::unique_ptr<VulkanExecutor>> executor =
+      prepare(vectorAddBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1000}, 1);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> twice =
+      (*executor)->runOnDevice({&a, &a});
+  ASSERT_TRUE(twice) << twice.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> fourTimes =
+      (*executor)->runOnDevice({(*twice)[0], (*twice)[0]});
+  ASSERT_TRUE(fourTimes) << fourTimes.error().message();
+  EXPECT_EQ((*fourTimes)[0]->backend(), Backend::Vulkan);
+  // The first run's output stays valid.
+  Expected<HostTensor> first = (*twice)[0]->read();
+  Expected<HostTensor> second = (*fourTimes)[0]->read();
+  ASSERT_TRUE(first && second);
+  for (int64_t i = 0; i < 1000; ++i) {
+    ASSERT_EQ(first->getDouble(i), 2.0 * static_cast<double>(i));
+    ASSERT_EQ(second->getDouble(i), 4.0 * static_cast<double>(i));
+  }
+
+  // Inputs that do not fit are named.
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> count =
+      (*executor)->runOnDevice({&a});
+  ASSERT_FALSE(count);
+  EXPECT_EQ(count.error().message(),
+            "test.json: the bundle of 'vadd' takes 2 inputs, not 1");
+  HostTensor ints = iota(DType::I32, {1000}, 1);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> dtype =
+      (*executor)->runOnDevice({(*twice)[0], &ints});
+  ASSERT_FALSE(dtype);
+  EXPECT_EQ(dtype.error().message(),
+            "test.json: input 'B' is i32[1000] but the bundle expects "
+            "f32[1000]");
+}
+
+TEST_F(ExecutorTest, ABundleWithoutSpirvIsRefused) {
+  Bundle bundle = vectorAddBundle();
+  bundle.spirv.clear();
+  EXPECT_EQ(prepareError(bundle),
+            "test.json: the bundle of 'vadd' has no SPIR-V: it was compiled "
+            "without the spirv target");
+}
+
+TEST_F(ExecutorTest, BadSpirvIsRefused) {
+  Bundle bundle = vectorAddBundle();
+  bundle.spirv.resize(3);
+  EXPECT_EQ(prepareError(bundle), "test.json: the SPIR-V of 'vadd' is not a "
+                                  "SPIR-V module (no SPIR-V header)");
+}
+
+TEST_F(ExecutorTest, MissingEntryPointNamesTheKernel) {
+  Bundle bundle = vectorAddBundle();
+  bundle.kernels[0].name = "vsub";
+  std::string message = prepareError(bundle);
+  EXPECT_EQ(message.rfind("test.json: kernel 'vsub' (vadd.tile:2:3): ", 0), 0u)
+      << message;
+  EXPECT_NE(message.find("has no such entry point (it has 'vadd', 'vhalf')"),
+            std::string::npos)
+      << message;
+}
+
+TEST_F(ExecutorTest, LaunchGeometryMustMatchTheModule) {
+  Bundle bundle = vectorAddBundle();
+  bundle.launches = {launch1D(0, 1024, 32, {0, 1, 2})};
+  EXPECT_EQ(prepareError(bundle),
+            "test.json: kernel 'vadd' (vadd.tile:2:3), launch #0: the local "
+            "size 32 in dimension 0 differs from the work-group size fixed in "
+            "the SPIR-V, 64x1x1");
+  bundle.launches = {launch1D(0, 1000, 64, {0, 1, 2})};
+  EXPECT_EQ(prepareError(bundle),
+            "test.json: kernel 'vadd' (vadd.tile:2:3), launch #0: the global "
+            "size 1000 is not a multiple of the local size 64 in dimension 0");
+}
+
+TEST_F(ExecutorTest, BuffersBeyondTheProfileAreRefused) {
+  descriptor.profile.maxAllocBytes = 2000;
+  open();
+  std::string message = prepareError(vectorAddBundle());
+  EXPECT_NE(message.find("allocating buffer 'A' of 4000 bytes on device"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("(max_alloc_bytes of its profile)"),
+            std::string::npos);
+
+  descriptor.profile.maxAllocBytes = 4000;
+  descriptor.profile.globalMemBytes = 10000;
+  open();
+  EXPECT_EQ(prepareError(vectorAddBundle()),
+            "test.json: the buffers of 'vadd' take 12000 bytes, more than the "
+            "10000 bytes of global memory of device '" +
+                descriptor.profile.name +
+                "' (global_mem_bytes of its profile)");
+}
+
+/// "dadd" over 8 doubles and "fcopy" over 8 floats, one bundle each.
+Bundle f64Bundle(bool useDoubles) {
+  Bundle bundle;
+  bundle.producer = "hand-written";
+  bundle.function = useDoubles ? "dadd" : "fcopy";
+  bundle.kernels = {{bundle.function, "f64.tile:1:1", 8, 8, ""}};
+  bundle.spirv = tilec::testing::readTestShader("f64");
+  DType dtype = useDoubles ? DType::F64 : DType::F32;
+  bundle.buffers = {
+      {"A", Kind::Input, dtype, {8}, std::nullopt},
+      {"B", useDoubles ? Kind::Input : Kind::Output, dtype, {8}, std::nullopt}};
+  bundle.inputs = {0};
+  bundle.outputs = {1};
+  if (useDoubles) {
+    bundle.buffers.push_back({"C", Kind::Output, dtype, {8}, std::nullopt});
+    bundle.inputs = {0, 1};
+    bundle.outputs = {2};
+  }
+  bundle.launches = {launch1D(0, 8, 8,
+                              useDoubles ? std::vector<unsigned>{0, 1, 2}
+                                         : std::vector<unsigned>{0, 1})};
+  return bundle;
+}
+
+TEST_F(ExecutorTest, FeaturesTheProfileDeniesNameTheKernel) {
+  {
+    Expected<std::unique_ptr<VulkanExecutor>> doubles =
+        prepare(f64Bundle(true));
+    ASSERT_TRUE(doubles) << doubles.error().message();
+    HostTensor a = iota(DType::F64, {8}, 0.5);
+    Expected<BundleRun> run = (*doubles)->run({a, a});
+    ASSERT_TRUE(run) << run.error().message();
+    EXPECT_EQ(run->outputs[0].getDouble(7), 7.0);
+  }
+
+  descriptor.profile.supportsFp64 = false;
+  open();
+  std::string message = prepareError(f64Bundle(true));
+  EXPECT_EQ(message.rfind("test.json: kernel 'dadd' (f64.tile:1:1): ", 0), 0u)
+      << message;
+  EXPECT_NE(message.find("it needs the Vulkan feature shaderFloat64, which "
+                         "the device's profile denies (supports_fp64 is "
+                         "false)"),
+            std::string::npos)
+      << message;
+  // The module's other kernel uses no f64 and still runs.
+  Expected<std::unique_ptr<VulkanExecutor>> floats = prepare(f64Bundle(false));
+  ASSERT_TRUE(floats) << floats.error().message();
+  HostTensor a = iota(DType::F32, {8}, 1);
+  Expected<BundleRun> run = (*floats)->run({a});
+  ASSERT_TRUE(run) << run.error().message();
+  EXPECT_EQ(run->outputs[0].getDouble(5), 5.0);
+}
+
+} // namespace
