@@ -62,9 +62,46 @@ private:
 Expected<std::shared_ptr<DeviceSession>>
 openDeviceSession(const ContextOptions &options);
 
-/// The OpenCL backend's session (OpenCLSession.cpp).
+/// The backends' sessions (OpenCLSession.cpp, VulkanSession.cpp).
 Expected<std::shared_ptr<DeviceSession>>
 openOpenCLSession(const ContextOptions &options);
+Expected<std::shared_ptr<DeviceSession>>
+openVulkanSession(const ContextOptions &options);
+
+/// Picks the device of `devices` (a backend's enumeration: descriptors with
+/// a `profile`) that `options.device` selects through `select` (the
+/// backend's selectDevice), then applies `options`' profile file and
+/// overrides to its profile. No device at all and no match are
+/// ErrorKind::NoDevice, a bad profile is ErrorKind::InvalidArgument.
+template <class Descriptor, class Select>
+Expected<Descriptor>
+chooseDescriptor(const tilec::Expected<std::vector<Descriptor>> &devices,
+                 Select select, const ContextOptions &options) {
+  if (!devices)
+    return Error(ErrorKind::Device, devices.error().message(), {},
+                 devices.error().driverCode());
+  if (devices->empty())
+    return Error(ErrorKind::NoDevice,
+                 std::string("no ") + backendName(options.backend) +
+                     " device found (is a driver installed?)");
+  tilec::Expected<Descriptor> chosen = select(*devices, options.device);
+  if (!chosen)
+    return Error(ErrorKind::NoDevice, chosen.error().message());
+  auto invalid = [](const tilec::Status &status) {
+    return Error(ErrorKind::InvalidArgument, status.error().message());
+  };
+  if (!options.profilePath.empty())
+    if (tilec::Status status =
+            applyProfileFile(chosen->profile, options.profilePath);
+        !status)
+      return invalid(status);
+  if (!options.profileOverrides.empty())
+    if (tilec::Status status = applyProfileOverrides(
+            chosen->profile, options.profileOverrides, "profile overrides");
+        !status)
+      return invalid(status);
+  return std::move(*chosen);
+}
 
 } // namespace tilec::jit
 

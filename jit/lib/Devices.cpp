@@ -4,15 +4,9 @@
 #include "RuntimeFailure.h"
 
 #include "tilec/Runtime/OpenCL.h"
+#include "tilec/Runtime/Vulkan.h"
 
 namespace tilec::jit {
-
-/// The error of asking for a backend this build does not have.
-static Error unavailableBackend(Backend backend) {
-  return Error(ErrorKind::NoDevice, std::string("the ") + backendName(backend) +
-                                        " backend is not available in this "
-                                        "build of tilec (available: opencl)");
-}
 
 Expected<std::shared_ptr<DeviceSession>>
 openDeviceSession(const ContextOptions &options) {
@@ -20,28 +14,43 @@ openDeviceSession(const ContextOptions &options) {
   case Backend::OpenCL:
     return openOpenCLSession(options);
   case Backend::Vulkan:
-    break;
+    return openVulkanSession(options);
   }
-  return unavailableBackend(options.backend);
+  return Error(ErrorKind::NoDevice, "unknown backend");
 }
 
-Expected<std::vector<DeviceInfo>> listDevices(Backend backend) {
-  if (backend != Backend::OpenCL)
-    return unavailableBackend(backend);
-  tilec::Expected<std::vector<opencl::DeviceDescriptor>> devices =
-      opencl::enumerateDevices();
+/// `devices` of a backend as DeviceInfos, the one `select` picks for ""
+/// marked as the default; `platformOf` names where each comes from.
+template <class Descriptor, class Select, class PlatformOf>
+static Expected<std::vector<DeviceInfo>>
+describeDevices(const tilec::Expected<std::vector<Descriptor>> &devices,
+                Select select, PlatformOf platformOf) {
   if (!devices)
     return fromRuntimeError(devices.error(), ErrorKind::Device);
   std::optional<unsigned> defaultIndex;
-  if (tilec::Expected<opencl::DeviceDescriptor> chosen =
-          opencl::selectDevice(*devices, "");
-      chosen)
+  if (tilec::Expected<Descriptor> chosen = select(*devices, ""); chosen)
     defaultIndex = chosen->index;
   std::vector<DeviceInfo> infos;
-  for (const opencl::DeviceDescriptor &device : *devices)
-    infos.push_back({device.index, device.platformName, device.profile,
+  for (const Descriptor &device : *devices)
+    infos.push_back({device.index, platformOf(device), device.profile,
                      defaultIndex == device.index});
   return infos;
+}
+
+Expected<std::vector<DeviceInfo>> listDevices(Backend backend) {
+  switch (backend) {
+  case Backend::OpenCL:
+    return describeDevices(opencl::enumerateDevices(), opencl::selectDevice,
+                           [](const opencl::DeviceDescriptor &device) {
+                             return device.platformName;
+                           });
+  case Backend::Vulkan:
+    return describeDevices(vulkan::enumerateDevices(), vulkan::selectDevice,
+                           [](const vulkan::DeviceDescriptor &device) {
+                             return "Vulkan " + device.apiVersion;
+                           });
+  }
+  return Error(ErrorKind::NoDevice, "unknown backend");
 }
 
 } // namespace tilec::jit

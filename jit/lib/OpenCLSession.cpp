@@ -65,37 +65,10 @@ OpenCLSession::prepare(const Bundle &bundle,
   return prepared;
 }
 
-/// Picks the device as the tools' --device and --profile do, then applies
-/// the overrides; each failure of its own kind.
-static Expected<opencl::DeviceDescriptor>
-chooseOpenCLDevice(const ContextOptions &options) {
-  tilec::Expected<std::vector<opencl::DeviceDescriptor>> devices =
-      opencl::enumerateDevices();
-  if (!devices)
-    return fromRuntimeError(devices.error(), ErrorKind::Device);
-  if (devices->empty())
-    return Error(ErrorKind::NoDevice,
-                 "no OpenCL device found (is an OpenCL driver installed?)");
-  tilec::Expected<opencl::DeviceDescriptor> chosen =
-      opencl::selectDevice(*devices, options.device);
-  if (!chosen)
-    return fromRuntimeError(chosen.error(), ErrorKind::NoDevice);
-  if (!options.profilePath.empty())
-    if (tilec::Status status =
-            applyProfileFile(chosen->profile, options.profilePath);
-        !status)
-      return fromRuntimeError(status.error(), ErrorKind::InvalidArgument);
-  if (!options.profileOverrides.empty())
-    if (tilec::Status status = applyProfileOverrides(
-            chosen->profile, options.profileOverrides, "profile overrides");
-        !status)
-      return fromRuntimeError(status.error(), ErrorKind::InvalidArgument);
-  return std::move(*chosen);
-}
-
 Expected<std::shared_ptr<DeviceSession>>
 openOpenCLSession(const ContextOptions &options) {
-  Expected<opencl::DeviceDescriptor> chosen = chooseOpenCLDevice(options);
+  Expected<opencl::DeviceDescriptor> chosen = chooseDescriptor(
+      opencl::enumerateDevices(), opencl::selectDevice, options);
   if (!chosen)
     return chosen.error();
   tilec::Expected<std::unique_ptr<opencl::Device>> device =

@@ -178,11 +178,10 @@ TEST_F(ErrorTest, NoSuchDeviceOrBackend) {
 
   ContextOptions vulkan = options();
   vulkan.backend = Backend::Vulkan;
+  vulkan.device = "no device is called this";
   Expected<Context> onVulkan = Context::create(vulkan);
   ASSERT_FALSE(onVulkan);
   EXPECT_EQ(onVulkan.error().kind(), ErrorKind::NoDevice);
-  EXPECT_NE(onVulkan.error().message().find("vulkan"), std::string::npos);
-  EXPECT_FALSE(listDevices(Backend::Vulkan));
 }
 
 TEST_F(ErrorTest, BadProfileOverridesAreInvalidArguments) {
