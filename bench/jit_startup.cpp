@@ -9,7 +9,7 @@
 //   warm memory  the same context again: a lookup.
 // Each is repeated and the median reported, per program.
 //
-// Usage: jit_startup [--device SEL] [--repeat N]
+// Usage: jit_startup [--backend opencl|vulkan] [--device SEL] [--repeat N]
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,12 +106,17 @@ int main(int argc, char **argv) {
   ContextOptions options;
   int repeats = 7;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
+    if (!std::strcmp(argv[i], "--backend") && i + 1 < argc &&
+        tilec::parseBackend(argv[i + 1]))
+      options.backend = *tilec::parseBackend(argv[++i]);
+    else if (!std::strcmp(argv[i], "--device") && i + 1 < argc)
       options.device = argv[++i];
     else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc)
       repeats = std::max(1, std::atoi(argv[++i]));
     else {
-      std::fprintf(stderr, "usage: jit_startup [--device SEL] [--repeat N]\n");
+      std::fprintf(
+          stderr, "usage: jit_startup [--backend opencl|vulkan] [--device SEL] "
+                  "[--repeat N]\n");
       return 2;
     }
   }
@@ -127,10 +132,11 @@ int main(int argc, char **argv) {
       options.cache.directory = root.string();
       Context coldContext = openContext(options);
       if (first) {
-        std::printf("device: %s (%s, driver %s)\n",
+        std::printf("device: %s (%s, driver %s), backend %s\n",
                     coldContext.deviceProfile().name.c_str(),
                     coldContext.deviceProfile().vendor.c_str(),
-                    coldContext.deviceProfile().driverVersion.c_str());
+                    coldContext.deviceProfile().driverVersion.c_str(),
+                    tilec::backendName(coldContext.backend()));
         std::printf("median of %d, milliseconds until ready to run\n\n",
                     repeats);
         std::printf("| program | cold | warm disk | warm memory | cold / "

@@ -50,8 +50,8 @@ struct CacheOptions {
 };
 
 struct ContextOptions {
-  /// The API the programs run through. Backend::Vulkan is refused with
-  /// ErrorKind::NoDevice by a build without the Vulkan runtime.
+  /// The API the programs run through: OpenCL (bundles carry OpenCL C) or
+  /// Vulkan (bundles carry SPIR-V).
   Backend backend = Backend::OpenCL;
   /// Which device: "" picks the default (the first GPU, else the first CPU,
   /// else the first device), a decimal number picks by index (as `tilec

@@ -52,7 +52,8 @@ enum class ErrorKind {
   /// missing entry or binding, a kernel the device cannot run): see
   /// Error::diagnostics().
   Compile,
-  /// The backend is not built in, or no device matches the selector.
+  /// The backend has no driver or device, or no device matches the
+  /// selector.
   NoDevice,
   /// The device or its driver failed (out of memory, a driver build or
   /// launch failure); Error::driverCode() holds the driver's status.
