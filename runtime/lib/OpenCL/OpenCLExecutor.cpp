@@ -7,8 +7,8 @@
 #include "tilec/Runtime/TensorSummary.h"
 
 #include <cstdlib>
-#include <functional>
 #include <limits>
+#include <variant>
 
 using namespace tilec;
 using namespace tilec::opencl;
@@ -32,9 +32,46 @@ std::string OpenCLExecutor::describeKernel(unsigned kernel) const {
   return text;
 }
 
-const Buffer &OpenCLExecutor::storageOf(unsigned index) const {
-  const BundleBuffer &buffer = program.buffers[index];
-  return *storage[buffer.aliasOf ? *buffer.aliasOf : index];
+namespace {
+/// An output kept on an OpenCL device: the storage of the tensor, or of its
+/// pieces in order.
+class OpenCLDeviceTensor final : public DeviceTensor {
+public:
+  struct Part {
+    std::shared_ptr<const Buffer> buffer;
+    /// The part's first byte within the tensor's bytes.
+    uint64_t byteOffset = 0;
+  };
+
+  OpenCLDeviceTensor(Device &device, DType dtype, Shape shape,
+                     std::vector<Part> parts)
+      : DeviceTensor(dtype, std::move(shape)), device(device),
+        parts(std::move(parts)) {}
+
+  Backend backend() const override { return Backend::OpenCL; }
+  Expected<HostTensor> read() const override {
+    HostTensor tensor(dtype(), shape());
+    for (const Part &part : parts)
+      if (Status status =
+              device.read(*part.buffer, tensor.data() + part.byteOffset,
+                          part.buffer->size());
+          !status)
+        return status.error();
+    return tensor;
+  }
+
+  Device &owner() const { return device; }
+  const std::vector<Part> &storage() const { return parts; }
+
+private:
+  Device &device;
+  std::vector<Part> parts;
+};
+} // namespace
+
+const Buffer &OpenCLExecutor::storageOf(const Storage &bound,
+                                        unsigned index) const {
+  return *bound[storageOwner(index)];
 }
 
 Expected<std::unique_ptr<OpenCLExecutor>>
@@ -74,21 +111,29 @@ Status OpenCLExecutor::allocateBuffers() {
 
   storage.resize(program.buffers.size());
   for (unsigned i = 0; i < program.buffers.size(); ++i) {
-    const BundleBuffer &buffer = program.buffers[i];
     if (!ownsStorage(i))
       continue;
-    uint64_t bytes = byteSize(buffer);
-    if (bytes > std::numeric_limits<size_t>::max())
-      return fail("buffer " + quoted(buffer.name) + " of " +
-                  std::to_string(bytes) +
-                  " bytes does not fit this host's address space");
-    Expected<Buffer> allocated =
-        device.allocate(static_cast<size_t>(bytes), buffer.name);
+    Expected<std::shared_ptr<const Buffer>> allocated = allocate(i);
     if (!allocated)
-      return fail(allocated.error().message(), allocated.error().driverCode());
+      return allocated.error();
     storage[i] = std::move(*allocated);
   }
   return Status::success();
+}
+
+Expected<std::shared_ptr<const Buffer>>
+OpenCLExecutor::allocate(unsigned index) {
+  const BundleBuffer &buffer = program.buffers[index];
+  uint64_t bytes = byteSize(buffer);
+  if (bytes > std::numeric_limits<size_t>::max())
+    return fail("buffer " + quoted(buffer.name) + " of " +
+                std::to_string(bytes) +
+                " bytes does not fit this host's address space");
+  Expected<Buffer> allocated =
+      device.allocate(static_cast<size_t>(bytes), buffer.name);
+  if (!allocated)
+    return fail(allocated.error().message(), allocated.error().driverCode());
+  return std::make_shared<const Buffer>(std::move(*allocated));
 }
 
 std::string tilec::getBundleBuildOptions(const opencl::Device &device) {
@@ -186,20 +231,65 @@ Status OpenCLExecutor::buildKernels() {
   return Status::success();
 }
 
-Status OpenCLExecutor::forEachPart(
-    unsigned index,
-    const std::function<Status(const Buffer &, uint64_t)> &visit) const {
+unsigned OpenCLExecutor::storageOwner(unsigned index) const {
+  return program.buffers[index].aliasOf.value_or(index);
+}
+
+std::vector<unsigned> OpenCLExecutor::partsOf(unsigned index) const {
   if (pieces[index].empty())
-    return visit(storageOf(index), 0);
-  for (unsigned piece : pieces[index])
-    if (Status status =
-            visit(storageOf(piece), program.buffers[piece].pieceOf->byteOffset);
+    return {index};
+  return pieces[index];
+}
+
+/// The byte offset of bundle buffer `index` within the tensor it is part of.
+static uint64_t partOffset(const Bundle &bundle, unsigned index) {
+  const std::optional<BufferPiece> &piece = bundle.buffers[index].pieceOf;
+  return piece ? piece->byteOffset : 0;
+}
+
+Status OpenCLExecutor::upload(const Storage &bound, unsigned index,
+                              const HostTensor &tensor) {
+  for (unsigned part : partsOf(index)) {
+    const Buffer &buffer = storageOf(bound, part);
+    if (Status status = device.write(
+            buffer, tensor.data() + partOffset(program, part), buffer.size());
         !status)
-      return status;
+      return fail(status.error().message(), status.error().driverCode());
+  }
   return Status::success();
 }
 
-Status OpenCLExecutor::poisonResults() {
+Status OpenCLExecutor::bindDeviceInput(Storage &bound, unsigned input,
+                                       const DeviceTensor &tensor) const {
+  const BundleBuffer &expected = program.buffers[program.inputs[input]];
+  if (tensor.backend() != Backend::OpenCL)
+    return fail("input " + quoted(expected.name) + " is a " +
+                backendName(tensor.backend()) +
+                " device tensor, not an OpenCL one");
+  const auto &onDevice = static_cast<const OpenCLDeviceTensor &>(tensor);
+  if (&onDevice.owner() != &device)
+    return fail("input " + quoted(expected.name) +
+                " is a tensor of another OpenCL device");
+  if (tensor.dtype() != expected.dtype || tensor.shape() != expected.shape)
+    return fail("input " + quoted(expected.name) + " is " +
+                formatTensorType(tensor.dtype(), tensor.shape()) +
+                " but the bundle expects " +
+                formatTensorType(expected.dtype, expected.shape));
+  std::vector<unsigned> parts = partsOf(program.inputs[input]);
+  const std::vector<OpenCLDeviceTensor::Part> &given = onDevice.storage();
+  bool samePieces = parts.size() == given.size();
+  for (size_t p = 0; samePieces && p < parts.size(); ++p)
+    samePieces = partOffset(program, parts[p]) == given[p].byteOffset &&
+                 byteSize(program.buffers[parts[p]]) == given[p].buffer->size();
+  if (!samePieces)
+    return fail("input " + quoted(expected.name) +
+                " is stored in other pieces than this bundle's");
+  for (size_t p = 0; p < parts.size(); ++p)
+    bound[parts[p]] = given[p].buffer;
+  return Status::success();
+}
+
+Status OpenCLExecutor::poisonResults(const Storage &bound) {
   const cl_uchar pattern = 0xFF;
   for (unsigned i = 0; i < program.buffers.size(); ++i) {
     const BundleBuffer &buffer = program.buffers[i];
@@ -207,11 +297,11 @@ Status OpenCLExecutor::poisonResults() {
                                   ? program.buffers[buffer.pieceOf->whole].kind
                                   : buffer.kind;
     if (!ownsStorage(i) || kind == BundleBuffer::Kind::Input ||
-        storage[i]->size() == 0)
+        bound[i]->size() == 0)
       continue;
-    cl_int status = clEnqueueFillBuffer(
-        device.queue(), storage[i]->handle(), &pattern, sizeof(pattern), 0,
-        storage[i]->size(), 0, nullptr, nullptr);
+    cl_int status = clEnqueueFillBuffer(device.queue(), bound[i]->handle(),
+                                        &pattern, sizeof(pattern), 0,
+                                        bound[i]->size(), 0, nullptr, nullptr);
     if (status != CL_SUCCESS)
       return fail(
           driverFailure(status, "poisoning buffer " + quoted(buffer.name))
@@ -221,21 +311,8 @@ Status OpenCLExecutor::poisonResults() {
   return Status::success();
 }
 
-Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
-  if (Status status = checkBundleInputs(program, inputs); !status)
-    return fail(status.error().message());
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (Status status =
-            forEachPart(program.inputs[i],
-                        [&](const Buffer &part, uint64_t byteOffset) {
-                          return device.write(
-                              part, inputs[i].data() + byteOffset, part.size());
-                        });
-        !status)
-      return fail(status.error().message(), status.error().driverCode());
-  if (Status status = poisonResults(); !status)
-    return status.error();
-
+Expected<std::vector<std::optional<Event>>>
+OpenCLExecutor::launchAll(const Storage &bound) {
   // Enqueue everything, then wait: the queue is in order, and the host does
   // not stall the device between launches.
   std::vector<std::optional<Event>> events(program.launches.size());
@@ -253,7 +330,7 @@ Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
       continue;
     std::vector<KernelArg> args;
     for (unsigned arg : launch.args)
-      args.push_back(KernelArg::buffer(storageOf(arg)));
+      args.push_back(KernelArg::buffer(storageOf(bound, arg)));
     Expected<Event> event = device.launch(kernels[launch.kernel], args, global,
                                           range(launch.localSize));
     if (!event)
@@ -262,13 +339,28 @@ Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
                   event.error().driverCode());
     events[l] = std::move(*event);
   }
+  return events;
+}
+
+Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
+  if (Status status = checkBundleInputs(program, inputs); !status)
+    return fail(status.error().message());
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (Status status = upload(storage, program.inputs[i], inputs[i]); !status)
+      return status.error();
+  if (Status status = poisonResults(storage); !status)
+    return status.error();
+  Expected<std::vector<std::optional<Event>>> events = launchAll(storage);
+  if (!events)
+    return events.error();
 
   BundleRun result;
   result.launchNs.assign(program.launches.size(), 0);
-  for (size_t l = 0; l < events.size(); ++l) {
-    if (!events[l])
+  for (size_t l = 0; l < events->size(); ++l) {
+    const std::optional<Event> &event = (*events)[l];
+    if (!event)
       continue;
-    Expected<EventTiming> timing = events[l]->timing();
+    Expected<EventTiming> timing = event->timing();
     if (!timing)
       return fail(describeKernel(program.launches[l].kernel) + ": " +
                       timing.error().message(),
@@ -279,14 +371,80 @@ Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
   for (unsigned output : program.outputs) {
     const BundleBuffer &buffer = program.buffers[output];
     HostTensor tensor(buffer.dtype, buffer.shape);
-    if (Status status = forEachPart(
-            output,
-            [&](const Buffer &part, uint64_t byteOffset) {
-              return device.read(part, tensor.data() + byteOffset, part.size());
-            });
-        !status)
-      return fail(status.error().message(), status.error().driverCode());
+    for (unsigned part : partsOf(output)) {
+      const Buffer &partStorage = storageOf(storage, part);
+      if (Status status = device.read(partStorage,
+                                      tensor.data() + partOffset(program, part),
+                                      partStorage.size());
+          !status)
+        return fail(status.error().message(), status.error().driverCode());
+    }
     result.outputs.push_back(std::move(tensor));
   }
   return result;
+}
+
+Expected<std::vector<std::shared_ptr<DeviceTensor>>>
+OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
+  if (inputs.size() != program.inputs.size())
+    return fail("the bundle of '" + program.function + "' takes " +
+                std::to_string(program.inputs.size()) + " inputs, not " +
+                std::to_string(inputs.size()));
+  Storage bound = storage;
+  for (unsigned i = 0; i < inputs.size(); ++i) {
+    if (const auto *onDevice =
+            std::get_if<std::shared_ptr<const DeviceTensor>>(&inputs[i])) {
+      if (!*onDevice)
+        return fail("input " + quoted(program.buffers[program.inputs[i]].name) +
+                    " is a null device tensor");
+      if (Status status = bindDeviceInput(bound, i, **onDevice); !status)
+        return status.error();
+      continue;
+    }
+    const HostTensor *host = std::get<const HostTensor *>(inputs[i]);
+    const BundleBuffer &expected = program.buffers[program.inputs[i]];
+    if (!host || host->dtype() != expected.dtype ||
+        host->shape() != expected.shape)
+      return fail("input " + quoted(expected.name) + " is " +
+                  (host ? formatTensorType(host->dtype(), host->shape())
+                        : std::string("a null host tensor")) +
+                  " but the bundle expects " +
+                  formatTensorType(expected.dtype, expected.shape));
+    if (Status status = upload(bound, program.inputs[i], *host); !status)
+      return status.error();
+  }
+  // Fresh storage for every output, which the returned tensors keep. An
+  // output that is another buffer under a new shape keeps that buffer's.
+  std::vector<bool> fresh(program.buffers.size(), false);
+  for (unsigned output : program.outputs) {
+    unsigned owner = storageOwner(output);
+    if (program.buffers[owner].kind == BundleBuffer::Kind::Input ||
+        fresh[owner])
+      continue;
+    fresh[owner] = true;
+    for (unsigned part : partsOf(owner)) {
+      Expected<std::shared_ptr<const Buffer>> allocated = allocate(part);
+      if (!allocated)
+        return allocated.error();
+      bound[part] = std::move(*allocated);
+    }
+  }
+  if (Status status = poisonResults(bound); !status)
+    return status.error();
+  if (Expected<std::vector<std::optional<Event>>> events = launchAll(bound);
+      !events)
+    return events.error();
+  if (Status status = device.finish(); !status)
+    return fail(status.error().message(), status.error().driverCode());
+
+  std::vector<std::shared_ptr<DeviceTensor>> results;
+  for (unsigned output : program.outputs) {
+    std::vector<OpenCLDeviceTensor::Part> parts;
+    for (unsigned part : partsOf(storageOwner(output)))
+      parts.push_back({bound[part], partOffset(program, part)});
+    const BundleBuffer &buffer = program.buffers[output];
+    results.push_back(std::make_shared<OpenCLDeviceTensor>(
+        device, buffer.dtype, buffer.shape, std::move(parts)));
+  }
+  return results;
 }

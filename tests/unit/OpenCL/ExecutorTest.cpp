@@ -56,6 +56,43 @@ kernel void vadd(global const float *a, global const float *b,
   return bundle;
 }
 
+/// Two kernels through a temporary and aliases: T = 2 * A (a temporary); V is T
+/// seen as [3, 2] (an alias, as a reshape makes); O = V + 1 (the output,
+/// written by a second kernel through the alias); R is another alias of T, an
+/// output read back from T's storage.
+Bundle chainBundle() {
+  Bundle bundle;
+  bundle.function = "chain";
+  bundle.kernels = {{"twice", "chain.tile:2:3", 6, 48},
+                    {"plus_one", "chain.tile:3:3", 6, 48}};
+  bundle.openclSource = R"(
+kernel void twice(global const int *a, global int *t) {
+  size_t i = get_global_id(0);
+  t[i] = 2 * a[i];
+}
+kernel void plus_one(global const int *v, global int *o) {
+  size_t i = get_global_id(0), j = get_global_id(1);
+  o[i * 2 + j] = v[i * 2 + j] + 1;
+}
+)";
+  bundle.buffers = {{"A", Kind::Input, DType::I32, {2, 3}, std::nullopt},
+                    {"T", Kind::Temporary, DType::I32, {2, 3}, std::nullopt},
+                    {"V", Kind::Temporary, DType::I32, {3, 2}, 1u},
+                    {"O", Kind::Output, DType::I32, {3, 2}, std::nullopt},
+                    {"R", Kind::Output, DType::I32, {6}, 1u}};
+  bundle.inputs = {0};
+  bundle.outputs = {3, 4};
+  BundleLaunch second;
+  second.kernel = 1;
+  second.dims = 2;
+  second.globalSize = {3, 2, 1};
+  second.localSize = {1, 2, 1};
+  second.args = {2, 3};
+  bundle.launches = {launch1D(0, 6, 1, {0, 1}), second};
+
+  return bundle;
+}
+
 HostTensor iota(DType dtype, const Shape &shape, double scale) {
   HostTensor tensor(dtype, shape);
   for (int64_t i = 0; i < tensor.numElements(); ++i)
@@ -112,38 +149,7 @@ TEST_F(ExecutorTest, RunsRepeatedlyAndSharesTheProgramCache) {
 }
 
 TEST_F(ExecutorTest, TwoKernelsThroughATemporaryAndAnAlias) {
-  // T = 2 * A (a temporary); V is T seen as [3, 2] (an alias, as a reshape
-  // makes); O = V + 1 (the output, written by a second kernel through the
-  // alias); R is another alias of T, an output read back from T's storage.
-  Bundle bundle;
-  bundle.function = "chain";
-  bundle.kernels = {{"twice", "chain.tile:2:3", 6, 48},
-                    {"plus_one", "chain.tile:3:3", 6, 48}};
-  bundle.openclSource = R"(
-kernel void twice(global const int *a, global int *t) {
-  size_t i = get_global_id(0);
-  t[i] = 2 * a[i];
-}
-kernel void plus_one(global const int *v, global int *o) {
-  size_t i = get_global_id(0), j = get_global_id(1);
-  o[i * 2 + j] = v[i * 2 + j] + 1;
-}
-)";
-  bundle.buffers = {{"A", Kind::Input, DType::I32, {2, 3}, std::nullopt},
-                    {"T", Kind::Temporary, DType::I32, {2, 3}, std::nullopt},
-                    {"V", Kind::Temporary, DType::I32, {3, 2}, 1u},
-                    {"O", Kind::Output, DType::I32, {3, 2}, std::nullopt},
-                    {"R", Kind::Output, DType::I32, {6}, 1u}};
-  bundle.inputs = {0};
-  bundle.outputs = {3, 4};
-  BundleLaunch second;
-  second.kernel = 1;
-  second.dims = 2;
-  second.globalSize = {3, 2, 1};
-  second.localSize = {1, 2, 1};
-  second.args = {2, 3};
-  bundle.launches = {launch1D(0, 6, 1, {0, 1}), second};
-
+  Bundle bundle = chainBundle();
   HostTensor a = iota(DType::I32, {2, 3}, 1);
   BundleRun run = runOrFail(bundle, {a});
   ASSERT_EQ(run.outputs.size(), 2u);
@@ -321,4 +327,147 @@ TEST_F(ExecutorTest, AllocationsAreCheckedAgainstTheProfile) {
             "the 10000 bytes of global memory of device '" +
                 descriptor.profile.name +
                 "' (global_mem_bytes of its profile)");
+}
+
+namespace {
+
+/// C = 2 * A over 8 floats, both stored as two pieces of 4 (as the compiler
+/// splits tensors larger than one allocation): one launch per piece.
+Bundle piecewiseDoubleBundle() {
+  Bundle bundle;
+  bundle.function = "pieces";
+  bundle.kernels = {{"twice", "pieces.tile:2:3", 8, 64}};
+  bundle.openclSource = R"(
+kernel void twice(global const float *a, global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = 2.0f * a[i];
+}
+)";
+  bundle.buffers = {
+      {"A", Kind::Input, DType::F32, {8}, std::nullopt},
+      {"C", Kind::Output, DType::F32, {8}, std::nullopt},
+      {"A.0", Kind::Piece, DType::F32, {4}, std::nullopt, BufferPiece{0, 0}},
+      {"A.1", Kind::Piece, DType::F32, {4}, std::nullopt, BufferPiece{0, 16}},
+      {"C.0", Kind::Piece, DType::F32, {4}, std::nullopt, BufferPiece{1, 0}},
+      {"C.1", Kind::Piece, DType::F32, {4}, std::nullopt, BufferPiece{1, 16}}};
+  bundle.inputs = {0};
+  bundle.outputs = {1};
+  bundle.launches = {launch1D(0, 4, 4, {2, 4}), launch1D(0, 4, 4, {3, 5})};
+  return bundle;
+}
+
+/// The tensor's elements as doubles.
+std::vector<double> elementsOf(const HostTensor &tensor) {
+  std::vector<double> values;
+  for (int64_t i = 0; i < tensor.numElements(); ++i)
+    values.push_back(tensor.getDouble(i));
+  return values;
+}
+
+} // namespace
+
+TEST_F(ExecutorTest, OutputsStayOnTheDeviceAndChainWithoutCopies) {
+  Expected<std::unique_ptr<OpenCLExecutor>> first = prepare(vectorAddBundle());
+  Expected<std::unique_ptr<OpenCLExecutor>> second = prepare(vectorAddBundle());
+  ASSERT_TRUE(first && second);
+  HostTensor a = iota(DType::F32, {1000}, 1), b = iota(DType::F32, {1000}, 2);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> sum =
+      (*first)->runOnDevice({&a, &b});
+  ASSERT_TRUE(sum) << sum.error().message();
+  ASSERT_EQ(sum->size(), 1u);
+  std::shared_ptr<const DeviceTensor> c = (*sum)[0];
+  EXPECT_EQ(c->backend(), Backend::OpenCL);
+  EXPECT_EQ(c->shape(), Shape{1000});
+
+  // D = C + A, with C taken from the device.
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> chained =
+      (*second)->runOnDevice({c, &a});
+  ASSERT_TRUE(chained) << chained.error().message();
+  // A later run of the first executor must not overwrite C.
+  HostTensor other = iota(DType::F32, {1000}, -7);
+  ASSERT_TRUE((*first)->runOnDevice({&other, &other}));
+
+  Expected<HostTensor> kept = c->read();
+  Expected<HostTensor> d = (*chained)[0]->read();
+  ASSERT_TRUE(kept && d);
+  for (int64_t i = 0; i < 1000; ++i) {
+    ASSERT_EQ(kept->getDouble(i), 3.0 * static_cast<double>(i)) << i;
+    ASSERT_EQ(d->getDouble(i), 4.0 * static_cast<double>(i)) << i;
+  }
+}
+
+TEST_F(ExecutorTest, OnDeviceOutputsThroughAliasesMatchHostRuns) {
+  Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(chainBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::I32, {2, 3}, 1);
+  Expected<BundleRun> host = (*executor)->run({a});
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> onDevice =
+      (*executor)->runOnDevice({&a});
+  ASSERT_TRUE(host && onDevice);
+  ASSERT_EQ(onDevice->size(), 2u);
+  for (size_t o = 0; o < 2; ++o) {
+    Expected<HostTensor> read = (*onDevice)[o]->read();
+    ASSERT_TRUE(read) << read.error().message();
+    EXPECT_EQ(read->shape(), host->outputs[o].shape());
+    EXPECT_EQ(elementsOf(*read), elementsOf(host->outputs[o]))
+        << "output " << o;
+  }
+}
+
+TEST_F(ExecutorTest, TensorsStoredAsPiecesChainPieceByPiece) {
+  Expected<std::unique_ptr<OpenCLExecutor>> executor =
+      prepare(piecewiseDoubleBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {8}, 1);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> twice =
+      (*executor)->runOnDevice({&a});
+  ASSERT_TRUE(twice) << twice.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> fourTimes =
+      (*executor)->runOnDevice({(*twice)[0]});
+  ASSERT_TRUE(fourTimes) << fourTimes.error().message();
+  Expected<HostTensor> result = (*fourTimes)[0]->read();
+  ASSERT_TRUE(result) << result.error().message();
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(result->getDouble(i), 4.0 * static_cast<double>(i)) << i;
+
+  // A whole tensor where pieces are expected, and pieces where a whole
+  // tensor is: both refused.
+  Bundle whole = vectorAddBundle();
+  for (BundleBuffer &buffer : whole.buffers)
+    buffer.shape = {8};
+  whole.launches = {launch1D(0, 8, 8, {0, 1, 2})};
+  Expected<std::unique_ptr<OpenCLExecutor>> add = prepare(whole);
+  ASSERT_TRUE(add) << add.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> refused =
+      (*add)->runOnDevice({(*twice)[0], &a});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message().find(
+                "input 'A' is stored in other pieces than this bundle's"),
+            std::string::npos)
+      << refused.error().message();
+}
+
+TEST_F(ExecutorTest, WrongDeviceInputsNameTheInput) {
+  Expected<std::unique_ptr<OpenCLExecutor>> add = prepare(vectorAddBundle());
+  Expected<std::unique_ptr<OpenCLExecutor>> chain = prepare(chainBundle());
+  ASSERT_TRUE(add && chain);
+  HostTensor a = iota(DType::F32, {1000}, 1);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> sum =
+      (*add)->runOnDevice({&a, &a});
+  ASSERT_TRUE(sum) << sum.error().message();
+
+  auto expectError = [](const auto &result, const std::string &text) {
+    ASSERT_FALSE(result);
+    EXPECT_NE(result.error().message().find(text), std::string::npos)
+        << result.error().message();
+  };
+  expectError((*chain)->runOnDevice({(*sum)[0]}),
+              "test.json: input 'A' is f32[1000] but the bundle expects "
+              "i32[2, 3]");
+  expectError((*add)->runOnDevice({&a}), "takes 2 inputs, not 1");
+  expectError((*add)->runOnDevice({std::shared_ptr<const DeviceTensor>(), &a}),
+              "input 'A' is a null device tensor");
+  HostTensor ints = iota(DType::I32, {1000}, 1);
+  expectError((*add)->runOnDevice({&a, &ints}),
+              "input 'B' is i32[1000] but the bundle expects f32[1000]");
 }

@@ -9,6 +9,10 @@
 // Every executor poisons outputs and temporaries (all bytes 0xFF) before
 // each run, so that elements no kernel writes stand out.
 //
+// Results may also stay on the device (runOnDevice): the outputs come back as
+// DeviceTensors that another executor on the same device takes as inputs
+// without a copy, which is how programs are chained.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_RUNTIME_EXECUTOR_H
@@ -19,8 +23,10 @@
 #include "tilec/Runtime/Status.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace tilec {
@@ -48,6 +54,40 @@ struct BundleRun {
   std::vector<uint64_t> launchNs;
 };
 
+/// A tensor in device memory: an output of Executor::runOnDevice, which any
+/// executor on the same device (same backend, same device object) may take as
+/// an input without a copy. Shared: it lives while any holder keeps it, but
+/// not beyond the device it was made on. Each backend's subclass holds the
+/// storage (whole, or the pieces of a tensor too large for one allocation).
+class DeviceTensor {
+public:
+  virtual ~DeviceTensor() = default;
+
+  virtual Backend backend() const = 0;
+  DType dtype() const { return type; }
+  const Shape &shape() const { return dims; }
+
+  /// Copies the tensor to the host, after the work that writes it. Uses the
+  /// device's queue: not concurrently with other work on the same device.
+  virtual Expected<HostTensor> read() const = 0;
+
+  DeviceTensor(const DeviceTensor &) = delete;
+  DeviceTensor &operator=(const DeviceTensor &) = delete;
+
+protected:
+  DeviceTensor(DType dtype, Shape shape)
+      : type(dtype), dims(std::move(shape)) {}
+
+private:
+  DType type;
+  Shape dims;
+};
+
+/// An input of Executor::runOnDevice: host data to upload (not owned; it
+/// must outlive the call), or a tensor already on the device.
+using RunInput =
+    std::variant<const HostTensor *, std::shared_ptr<const DeviceTensor>>;
+
 /// A bundle prepared on one device: buffers allocated, kernels built. It
 /// may run many times. Not thread-safe: one run at a time.
 class Executor {
@@ -62,6 +102,15 @@ public:
   /// kernel in order and reads the outputs back. A failure names the kernel
   /// and its source location.
   virtual Expected<BundleRun> run(const std::vector<HostTensor> &inputs) = 0;
+
+  /// Runs the bundle once with its inputs on the host or on the device; the
+  /// outputs stay on the device, each in storage of its own, so that the
+  /// outputs of earlier runs stay valid. Returns after the launches have
+  /// completed. A device tensor of another backend or device, of another
+  /// dtype or shape than the input it is bound to, or split into pieces
+  /// other than the ones this bundle expects, is an error.
+  virtual Expected<std::vector<std::shared_ptr<DeviceTensor>>>
+  runOnDevice(const std::vector<RunInput> &inputs) = 0;
 };
 
 } // namespace tilec

@@ -20,7 +20,6 @@
 #include "tilec/Runtime/Status.h"
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,29 +44,49 @@ public:
   Backend backend() const override { return Backend::OpenCL; }
   const Bundle &bundle() const override { return program; }
   Expected<BundleRun> run(const std::vector<HostTensor> &inputs) override;
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>>
+  runOnDevice(const std::vector<RunInput> &inputs) override;
 
   OpenCLExecutor(const OpenCLExecutor &) = delete;
   OpenCLExecutor &operator=(const OpenCLExecutor &) = delete;
 
 private:
+  /// The storage a run uses, one entry per bundle buffer: null for aliases,
+  /// which use their target's, and for tensors stored as pieces, which use
+  /// their pieces'. Shared, so that outputs kept on the device outlive the
+  /// run and inputs can come from other executors.
+  using Storage = std::vector<std::shared_ptr<const opencl::Buffer>>;
+
   OpenCLExecutor(opencl::Device &device, Bundle bundle, std::string name)
       : device(device), program(std::move(bundle)), label(std::move(name)) {}
 
   /// Whether bundle buffer `index` has storage of its own: not an alias
   /// and not a tensor stored as pieces.
   bool ownsStorage(unsigned index) const;
+  /// Allocates the storage of bundle buffer `index`, which owns storage.
+  Expected<std::shared_ptr<const opencl::Buffer>> allocate(unsigned index);
   Status allocateBuffers();
   Status buildKernels();
-  /// Calls `visit` with the storage of bundle buffer `index` and offset 0,
-  /// or, for a tensor stored as pieces, with each piece's storage and its
-  /// byte offset in the tensor; stops at the first failure.
-  Status forEachPart(unsigned index,
-                     const std::function<Status(const opencl::Buffer &,
-                                                uint64_t)> &visit) const;
+  /// The buffer whose storage bundle buffer `index` uses: its alias target,
+  /// or itself.
+  unsigned storageOwner(unsigned index) const;
+  /// The parts of bundle buffer `index` (itself, or its pieces in order),
+  /// which owns storage or is stored as pieces.
+  std::vector<unsigned> partsOf(unsigned index) const;
+  /// Binds input `input` to `tensor`'s storage in `bound`, checking that it
+  /// fits the input.
+  Status bindDeviceInput(Storage &bound, unsigned input,
+                         const DeviceTensor &tensor) const;
+  /// Writes `tensor` into the storage of bundle buffer `index`.
+  Status upload(const Storage &bound, unsigned index, const HostTensor &tensor);
   /// Enqueues the fill of every output and temporary with 0xFF bytes.
-  Status poisonResults();
+  Status poisonResults(const Storage &bound);
+  /// Enqueues every launch in order; a launch without work-items has no
+  /// event.
+  Expected<std::vector<std::optional<opencl::Event>>>
+  launchAll(const Storage &bound);
   /// The buffer that holds the storage of bundle buffer `index`.
-  const opencl::Buffer &storageOf(unsigned index) const;
+  const opencl::Buffer &storageOf(const Storage &bound, unsigned index) const;
   /// "kernel 'k0' (mm.tile:3:3)", for messages.
   std::string describeKernel(unsigned kernel) const;
   /// `message` prefixed with the bundle's name, keeping the driver code.
@@ -76,9 +95,8 @@ private:
   opencl::Device &device;
   Bundle program;
   std::string label;
-  /// One per bundle buffer; empty for aliases, which use their target's,
-  /// and for tensors stored as pieces.
-  std::vector<std::optional<opencl::Buffer>> storage;
+  /// The executor's own storage, which `run` uses.
+  Storage storage;
   /// The pieces of each bundle buffer, in order (empty: not split).
   std::vector<std::vector<unsigned>> pieces;
   std::vector<opencl::Kernel> kernels;
