@@ -73,7 +73,10 @@ std::optional<Bundle> compileProgram(const Program &program,
                                      const DeviceProfile &profile,
                                      llvm::SourceMgr &sourceMgr,
                                      const CompileTargets &targets) {
-  MLIRContext context;
+  // No thread pool: the pipeline's passes run on one module, so a pool
+  // would only cost its threads, once per compile (the JIT runs many
+  // compiles at once, each on its caller's thread).
+  MLIRContext context(MLIRContext::Threading::DISABLED);
   context.loadDialect<tile::TileDialect, func::FuncDialect, gpu::GPUDialect,
                       scf::SCFDialect, arith::ArithDialect, math::MathDialect,
                       memref::MemRefDialect, spirv::SPIRVDialect>();
@@ -91,8 +94,7 @@ std::optional<Bundle> compileProgram(const Program &program,
   if (failed(lowerToKernels(*module, profile, &explain)))
     return std::nullopt;
 
-  std::optional<Bundle> bundle =
-      extractBundle(*module, "tilec " TILEC_VERSION);
+  std::optional<Bundle> bundle = extractBundle(*module, "tilec " TILEC_VERSION);
   if (!bundle)
     return std::nullopt;
   bundle->explanation = std::move(explanation);

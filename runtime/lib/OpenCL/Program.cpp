@@ -33,10 +33,39 @@ static std::string buildLog(cl_program program, cl_device_id device) {
   return log;
 }
 
+/// The key of the program cache: the options, a NUL (which options cannot
+/// hold) and the source, so that distinct programs never collide.
+static std::string programCacheKey(std::string_view source,
+                                   std::string_view options) {
+  return std::string(options) + '\0' + std::string(source);
+}
+
+/// Builds `program` (created from source or from a binary) for `device` with
+/// `options`; `what` says what is being built, for messages. A failed
+/// build's error holds the options and the compiler's log.
+static Expected<std::shared_ptr<const Program>>
+buildCreated(Handle<cl_program> program, cl_device_id device,
+             std::string_view options, std::string_view name,
+             const std::string &what) {
+  std::string optionText(options);
+  cl_int status = clBuildProgram(program.get(), 1, &device, optionText.c_str(),
+                                 nullptr, nullptr);
+  std::string log = buildLog(program.get(), device);
+  if (status != CL_SUCCESS) {
+    std::string message = driverFailure(status, what).message();
+    if (!optionText.empty())
+      message += "\noptions: " + optionText;
+    message += "\nbuild log:\n" + (log.empty() ? "(empty)" : log);
+    return Error(message, status);
+  }
+  return std::shared_ptr<const Program>(std::make_shared<Program>(
+      std::move(program), std::string(name), std::move(log)));
+}
+
 Expected<std::shared_ptr<const Program>>
 Device::buildProgram(std::string_view source, std::string_view options,
                      std::string_view name) {
-  std::string key = std::string(options) + '\0' + std::string(source);
+  std::string key = programCacheKey(source, options);
   if (auto cached = programCache.find(key); cached != programCache.end())
     return cached->second;
 
@@ -49,21 +78,77 @@ Device::buildProgram(std::string_view source, std::string_view options,
       clCreateProgramWithSource(context(), 1, &text, &length, &status));
   if (status != CL_SUCCESS)
     return driverFailure(status, what);
-  std::string optionText(options);
-  status = clBuildProgram(program.get(), 1, &device, optionText.c_str(),
-                          nullptr, nullptr);
-  std::string log = buildLog(program.get(), device);
-  if (status != CL_SUCCESS) {
-    std::string message = driverFailure(status, what).message();
-    if (!optionText.empty())
-      message += "\noptions: " + optionText;
-    message += "\nbuild log:\n" + (log.empty() ? "(empty)" : log);
-    return Error(message, status);
-  }
+  Expected<std::shared_ptr<const Program>> built =
+      buildCreated(std::move(program), device, options, name, what);
+  if (built)
+    programCache.emplace(std::move(key), *built);
+  return built;
+}
 
-  std::shared_ptr<const Program> built = std::make_shared<Program>(
-      std::move(program), std::string(name), std::move(log));
-  programCache.emplace(std::move(key), built);
+Expected<std::vector<unsigned char>>
+Device::programBinary(const Program &program) const {
+  std::string what =
+      "reading the binary of OpenCL program " + quoted(program.name());
+  cl_uint deviceCount = 0;
+  cl_int status = clGetProgramInfo(program.handle(), CL_PROGRAM_NUM_DEVICES,
+                                   sizeof(deviceCount), &deviceCount, nullptr);
+  if (status != CL_SUCCESS)
+    return driverFailure(status, what);
+  // Programs are built for this device alone, but the queries are per
+  // device of the program's context: take this device's entry.
+  std::vector<cl_device_id> devices(deviceCount);
+  std::vector<size_t> sizes(deviceCount);
+  status = clGetProgramInfo(program.handle(), CL_PROGRAM_DEVICES,
+                            deviceCount * sizeof(cl_device_id), devices.data(),
+                            nullptr);
+  if (status == CL_SUCCESS)
+    status =
+        clGetProgramInfo(program.handle(), CL_PROGRAM_BINARY_SIZES,
+                         deviceCount * sizeof(size_t), sizes.data(), nullptr);
+  if (status != CL_SUCCESS)
+    return driverFailure(status, what);
+  auto position = std::find(devices.begin(), devices.end(), device);
+  if (position == devices.end())
+    return Error(what + ": the program is not built for device " +
+                 quoted(deviceProfile.name));
+  size_t index = position - devices.begin();
+  std::vector<std::vector<unsigned char>> binaries(deviceCount);
+  std::vector<unsigned char *> pointers(deviceCount);
+  for (size_t i = 0; i < deviceCount; ++i) {
+    binaries[i].resize(sizes[i]);
+    pointers[i] = binaries[i].data();
+  }
+  status = clGetProgramInfo(program.handle(), CL_PROGRAM_BINARIES,
+                            deviceCount * sizeof(unsigned char *),
+                            pointers.data(), nullptr);
+  if (status != CL_SUCCESS)
+    return driverFailure(status, what);
+  if (binaries[index].empty())
+    return Error(what + ": the driver offers no binary");
+  return std::move(binaries[index]);
+}
+
+Expected<std::shared_ptr<const Program>> Device::buildProgramFromBinary(
+    std::string_view source, std::string_view options,
+    const std::vector<unsigned char> &binary, std::string_view name) {
+  std::string what = "loading the binary of OpenCL program " + quoted(name) +
+                     " for device " + quoted(deviceProfile.name);
+  if (binary.empty())
+    return Error(what + ": the binary is empty");
+  const unsigned char *bytes = binary.data();
+  size_t length = binary.size();
+  cl_int binaryStatus = CL_SUCCESS;
+  cl_int status = CL_SUCCESS;
+  Handle<cl_program> program(clCreateProgramWithBinary(
+      context(), 1, &device, &length, &bytes, &binaryStatus, &status));
+  if (status == CL_SUCCESS)
+    status = binaryStatus;
+  if (status != CL_SUCCESS)
+    return driverFailure(status, what);
+  Expected<std::shared_ptr<const Program>> built =
+      buildCreated(std::move(program), device, options, name, what);
+  if (built)
+    programCache.insert_or_assign(programCacheKey(source, options), *built);
   return built;
 }
 

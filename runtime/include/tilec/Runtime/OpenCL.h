@@ -348,6 +348,23 @@ public:
   /// Programs in the cache.
   size_t cachedProgramCount() const { return programCache.size(); }
 
+  /// The driver's binary of `program` for this device
+  /// (CL_PROGRAM_BINARIES): what buildProgramFromBinary takes back, in this
+  /// or a later process, to skip the driver's compiler (the JIT's disk
+  /// cache stores it).
+  Expected<std::vector<unsigned char>>
+  programBinary(const Program &program) const;
+  /// Creates a program from `binary`, which programBinary gave for the
+  /// build of `source` with `options` on a device of the same driver, and
+  /// builds it; caches it as buildProgram(source, options) would, so that
+  /// later buildProgram calls of that pair return it. A binary the driver
+  /// rejects (another device, a corrupt one) is an error, and nothing is
+  /// cached: the caller builds from source then.
+  Expected<std::shared_ptr<const Program>>
+  buildProgramFromBinary(std::string_view source, std::string_view options,
+                         const std::vector<unsigned char> &binary,
+                         std::string_view name);
+
   /// The kernel `entry` of `program`; a missing entry's error lists the
   /// kernels the program has.
   Expected<Kernel> createKernel(std::shared_ptr<const Program> program,

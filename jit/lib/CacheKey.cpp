@@ -1,0 +1,66 @@
+//===- CacheKey.cpp - What identifies a compiled program ------------------===//
+
+#include "CacheKey.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace tilec::jit {
+
+/// Appends `name`, the length of `value`, a newline, `value` and a
+/// newline: fields can hold anything, newlines included, without making two
+/// keys alike.
+static void appendField(std::string &key, const char *name,
+                        const std::string &value) {
+  key += name;
+  key += ' ';
+  key += std::to_string(value.size());
+  key += '\n';
+  key += value;
+  key += '\n';
+}
+
+static std::string describeBinding(const InputBinding &input) {
+  std::string text = input.name + ':' + dtypeName(input.dtype) + '[';
+  for (size_t i = 0; i < input.shape.size(); ++i)
+    text += (i ? "," : "") + std::to_string(input.shape[i]);
+  return text + ']';
+}
+
+CacheKey makeCacheKey(const std::string &text, const std::string &sourceName,
+                      const CompileOptions &options, Backend backend,
+                      const DeviceProfile &profile,
+                      const CompileTargets &targets) {
+  std::vector<std::string> bindings;
+  for (const InputBinding &input : options.inputs)
+    bindings.push_back(describeBinding(input));
+  std::sort(bindings.begin(), bindings.end());
+
+  CacheKey key;
+  appendField(key.text, "compiler", "tilec " TILEC_VERSION);
+  appendField(key.text, "bundle-format", std::to_string(kBundleFormatVersion));
+  appendField(key.text, "backend", backendName(backend));
+  std::string targetNames = std::string(targets.openCL ? "opencl " : "") +
+                            (targets.spirv ? "spirv " : "") +
+                            (targets.msl ? "msl " : "");
+  appendField(key.text, "targets", targetNames);
+  appendField(key.text, "device", deviceFingerprint(profile));
+  appendField(key.text, "profile", profileToJson(profile));
+  appendField(key.text, "source-name", sourceName);
+  appendField(key.text, "entry", options.entry);
+  for (const std::string &binding : bindings)
+    appendField(key.text, "input", binding);
+  appendField(key.text, "source", text);
+
+  XXH128_hash_t hash = XXH3_128bits(key.text.data(), key.text.size());
+  char hex[33];
+  std::snprintf(hex, sizeof(hex), "%016llx%016llx",
+                static_cast<unsigned long long>(hash.high64),
+                static_cast<unsigned long long>(hash.low64));
+  key.hash = hex;
+  return key;
+}
+
+} // namespace tilec::jit

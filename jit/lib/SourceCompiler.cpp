@@ -1,0 +1,99 @@
+//===- SourceCompiler.cpp - Tile text to a bundle, diagnostics kept -------===//
+
+#include "SourceCompiler.h"
+
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Frontend.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace tilec::jit {
+
+static Diagnostic::Severity getSeverity(llvm::SourceMgr::DiagKind kind) {
+  switch (kind) {
+  case llvm::SourceMgr::DK_Error:
+    return Diagnostic::Severity::Error;
+  case llvm::SourceMgr::DK_Warning:
+    return Diagnostic::Severity::Warning;
+  case llvm::SourceMgr::DK_Note:
+    return Diagnostic::Severity::Note;
+  case llvm::SourceMgr::DK_Remark:
+    return Diagnostic::Severity::Remark;
+  }
+  return Diagnostic::Severity::Error;
+}
+
+/// The SourceMgr's handler: records `reported` into the vector of
+/// Diagnostics at `context` instead of printing it.
+static void collectDiagnostic(const llvm::SMDiagnostic &reported,
+                              void *context) {
+  Diagnostic diagnostic;
+  diagnostic.severity = getSeverity(reported.getKind());
+  diagnostic.message = reported.getMessage().str();
+  // A message without a location has line -1 (or 0) and no file.
+  if (reported.getLineNo() > 0) {
+    diagnostic.file = reported.getFilename().str();
+    diagnostic.line = reported.getLineNo();
+    diagnostic.column = reported.getColumnNo() + 1;
+  }
+  llvm::raw_string_ostream rendered(diagnostic.rendered);
+  reported.print(/*ProgName=*/nullptr, rendered, /*ShowColors=*/false);
+  rendered.flush();
+  static_cast<std::vector<Diagnostic> *>(context)->push_back(
+      std::move(diagnostic));
+}
+
+/// The first error's message, for Error::message(): what a caller that
+/// shows one line shows.
+static std::string summarize(const std::vector<Diagnostic> &diagnostics,
+                             const std::string &sourceName) {
+  for (const Diagnostic &diagnostic : diagnostics)
+    if (diagnostic.severity == Diagnostic::Severity::Error) {
+      if (diagnostic.line == 0)
+        return "compiling '" + sourceName + "' failed: " + diagnostic.message;
+      return "compiling '" + sourceName + "' failed at " + diagnostic.file +
+             ":" + std::to_string(diagnostic.line) + ":" +
+             std::to_string(diagnostic.column) + ": " + diagnostic.message;
+    }
+  return "compiling '" + sourceName + "' failed";
+}
+
+Expected<Bundle> compileSource(const std::string &text,
+                               const std::string &sourceName,
+                               const CompileOptions &options,
+                               const DeviceProfile &profile,
+                               const CompileTargets &targets) {
+  std::vector<Diagnostic> diagnostics;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
+
+  auto fail = [&]() -> Expected<Bundle> {
+    std::string message = summarize(diagnostics, sourceName);
+    return Error(ErrorKind::Compile, std::move(message),
+                 std::move(diagnostics));
+  };
+  std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
+  if (!module)
+    return fail();
+  const ast::Function *function =
+      selectFunction(*module, options.entry, sourceMgr);
+  if (!function)
+    return fail();
+  std::vector<ArgBinding> bindings;
+  for (const InputBinding &input : options.inputs)
+    bindings.push_back({input.name, input.dtype, input.shape});
+  std::optional<Program> program = specialize(*function, bindings, sourceMgr);
+  if (!program)
+    return fail();
+  std::optional<Bundle> bundle =
+      compileProgram(*program, profile, sourceMgr, targets);
+  if (!bundle)
+    return fail();
+  return std::move(*bundle);
+}
+
+} // namespace tilec::jit

@@ -1,0 +1,34 @@
+//===- SourceCompiler.h - Tile text to a bundle, diagnostics kept -*- C++
+//-*-===//
+//
+// Internal to the JIT library: the whole compiler (parse, select the entry,
+// specialise, the MLIR pipeline) on one source, with every diagnostic
+// collected into the error instead of printed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_JIT_LIB_SOURCECOMPILER_H
+#define TILEC_JIT_LIB_SOURCECOMPILER_H
+
+#include "tilec/Compiler/Pipeline.h"
+#include "tilec/JIT/Context.h"
+#include "tilec/JIT/Error.h"
+#include "tilec/Runtime/Bundle.h"
+#include "tilec/Runtime/DeviceProfile.h"
+
+#include <string>
+
+namespace tilec::jit {
+
+/// Compiles function `options.entry` of `text` (named `sourceName`),
+/// specialised to `options.inputs`, for `profile`. Fails with
+/// ErrorKind::Compile and every diagnostic reported.
+Expected<Bundle> compileSource(const std::string &text,
+                               const std::string &sourceName,
+                               const CompileOptions &options,
+                               const DeviceProfile &profile,
+                               const CompileTargets &targets);
+
+} // namespace tilec::jit
+
+#endif // TILEC_JIT_LIB_SOURCECOMPILER_H
