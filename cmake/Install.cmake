@@ -2,6 +2,7 @@
 # project use it (docs/install.md):
 #
 #   find_package(tilec)
+#   target_link_libraries(app PRIVATE tilec::tilec)   # the JIT
 #   target_link_libraries(app PRIVATE tilec::runtime) # bundles, no LLVM/MLIR
 #
 # The compiler's own static libraries, the dialect and the test tools are not
@@ -13,6 +14,16 @@ set(TILEC_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/tilec)
 install(TARGETS tilec_runtime EXPORT tilecTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  FILES_MATCHING PATTERN "*.h")
+
+# libtilec_jit keeps the compiler, MLIR and LLVM private: an application
+# compiles against its headers and the runtime's, nothing else.
+set_target_properties(tilec_jit PROPERTIES EXPORT_NAME tilec)
+install(TARGETS tilec_jit EXPORT tilecTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   FILES_MATCHING PATTERN "*.h")
 
