@@ -38,8 +38,8 @@ using namespace tilec;
 namespace {
 
 constexpr int kIterations = 100;
-/// Iterations per kernel: the most that fits every device's register budget
-/// with a margin.
+/// Iterations per call: few enough that the fused kernel fits the register
+/// budget of every device with a margin (8 already exceed PoCL's).
 constexpr int kUnroll = 4;
 static_assert(kIterations % kUnroll == 0, "whole calls only");
 
@@ -48,11 +48,23 @@ struct DeviceState {
   std::shared_ptr<DeviceTensor> x, y, count;
 };
 
+/// Re c of each column and Im c of each row of a size x size image.
+struct Plane {
+  std::vector<float> re, im;
+};
+
+/// The two programs for one image size.
+struct MandelbrotPrograms {
+  jit::CompiledProgram start, step;
+};
+
+} // namespace
+
 /// A Tile function that runs kUnroll iterations on an H x W image whose
 /// column j has Re c = Cr[j] and row i has Im c = Ci[i]. With `fromOrigin`
 /// it starts at z = 0 (mandelbrot_start(Cr, Ci)); otherwise it continues
 /// from a state (mandelbrot_step(X0, Y0, N0, Cr, Ci)).
-std::string mandelbrotSource(bool fromOrigin) {
+static std::string mandelbrotSource(bool fromOrigin) {
   std::ostringstream os;
   if (fromOrigin) {
     os << "function mandelbrot_start(Cr[W], Ci[H])";
@@ -81,12 +93,7 @@ std::string mandelbrotSource(bool fromOrigin) {
   return os.str();
 }
 
-/// Re c of each column and Im c of each row of a size x size image.
-struct Plane {
-  std::vector<float> re, im;
-};
-
-Plane makePlane(int64_t size) {
+static Plane makePlane(int64_t size) {
   Plane plane{std::vector<float>(size), std::vector<float>(size)};
   const double step = 3.0 / static_cast<double>(size);
   for (int64_t i = 0; i < size; ++i) {
@@ -98,7 +105,7 @@ Plane makePlane(int64_t size) {
 
 /// The reference: the iteration count of every pixel, row by row, computed
 /// as the Tile program does, with the same f32 operations in the same order.
-std::vector<int32_t> renderOnHost(const Plane &plane) {
+static std::vector<int32_t> renderOnHost(const Plane &plane) {
   const size_t size = plane.re.size();
   std::vector<int32_t> counts(size * size);
   for (size_t row = 0; row < size; ++row) {
@@ -117,12 +124,8 @@ std::vector<int32_t> renderOnHost(const Plane &plane) {
   return counts;
 }
 
-/// The two programs for one image size.
-struct MandelbrotPrograms {
-  jit::CompiledProgram start, step;
-};
-
-MandelbrotPrograms compileFor(const jit::Context &context, int64_t size) {
+static MandelbrotPrograms compileFor(const jit::Context &context,
+                                     int64_t size) {
   jit::CompileOptions startOptions;
   startOptions.inputs = {{"Cr", DType::F32, {size}},
                          {"Ci", DType::F32, {size}}};
@@ -138,8 +141,8 @@ MandelbrotPrograms compileFor(const jit::Context &context, int64_t size) {
 
 /// Runs every iteration on the device, the state staying there between
 /// calls; returns the counts, read back to the host.
-std::vector<int32_t> renderOnDevice(const MandelbrotPrograms &programs,
-                                    const Plane &plane) {
+static std::vector<int32_t> renderOnDevice(const MandelbrotPrograms &programs,
+                                           const Plane &plane) {
   const int64_t size = static_cast<int64_t>(plane.re.size());
   const HostTensor re = examples::makeF32Tensor({size}, plane.re);
   const HostTensor im = examples::makeF32Tensor({size}, plane.im);
@@ -157,8 +160,8 @@ std::vector<int32_t> renderOnDevice(const MandelbrotPrograms &programs,
 
 /// Writes `counts` as a binary PPM: black inside the set, a blue-to-white
 /// ramp outside by escape time.
-bool writeImage(const std::string &path, int64_t size,
-                const std::vector<int32_t> &counts) {
+static bool writeImage(const std::string &path, int64_t size,
+                       const std::vector<int32_t> &counts) {
   std::ofstream file(path, std::ios::binary);
   file << "P6\n" << size << " " << size << "\n255\n";
   for (int32_t count : counts) {
@@ -174,12 +177,12 @@ bool writeImage(const std::string &path, int64_t size,
   return static_cast<bool>(file);
 }
 
-double secondsSince(std::chrono::steady_clock::time_point start) {
+static double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
       .count();
 }
 
-[[noreturn]] void usageError(const std::string &message) {
+[[noreturn]] static void usageError(const std::string &message) {
   std::fprintf(stderr,
                "mandelbrot: error: %s\n"
                "usage: mandelbrot [--sizes S1,S2,...] [--image FILE.ppm]\n",
@@ -188,7 +191,7 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 /// Parses "500,1000": positive integers.
-std::vector<int64_t> parseSizes(const std::string &list) {
+static std::vector<int64_t> parseSizes(const std::string &list) {
   std::vector<int64_t> sizes;
   std::istringstream stream(list);
   std::string item;
@@ -203,8 +206,6 @@ std::vector<int64_t> parseSizes(const std::string &list) {
     usageError("--sizes lists no size");
   return sizes;
 }
-
-} // namespace
 
 int main(int argc, char **argv) {
   std::vector<int64_t> sizes = {500, 1000, 2000, 4000, 8000, 15000};
