@@ -19,5 +19,24 @@
 #include "tilec/JIT/Context.h"
 #include "tilec/JIT/Error.h"
 #include "tilec/JIT/Future.h"
+#include "tilec/Runtime/DType.h"
+#include "tilec/Runtime/DeviceProfile.h"
+#include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/HostTensor.h"
+
+namespace tilec::jit {
+// The runtime's types that the JIT takes and returns, so that
+// `using namespace tilec::jit;` alone names everything an application
+// uses. (With `using namespace tilec;` as well, Error, Status and Expected
+// would be ambiguous: the runtime has its own, which DeviceTensor::read
+// returns.)
+using tilec::Backend;
+using tilec::DeviceProfile;
+using tilec::DeviceTensor;
+using tilec::DType;
+using tilec::HostTensor;
+using tilec::RunInput;
+using tilec::Shape;
+} // namespace tilec::jit
 
 #endif // TILEC_JIT_H
