@@ -14,5 +14,16 @@ config.test_exec_root = os.path.join(config.tilec_obj_root, "tests", "lit")
 config.environment["PATH"] = os.pathsep.join(
     [config.tilec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
+# Programs that use the JIT (the examples, the package test) keep their kernel
+# cache in the build tree, not in the user's cache folder.
+config.environment["TILEC_CACHE_DIR"] = os.path.join(config.test_exec_root, "jit-cache")
+# Where the C++ examples (examples/*.cpp) are built.
+config.substitutions.append(("%example_bin", os.path.join(config.tilec_obj_root, "examples")))
+# The package test (Package/) installs the build tree and builds a project
+# against it with the CMake and Ninja that built tilec.
+config.substitutions.append(("%tilec_src_root", config.tilec_src_root))
+config.substitutions.append(("%tilec_obj_root", config.tilec_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%make_program", config.make_program))
 # Test data generators use Debian's Python, which has numpy.
 config.substitutions.append(("%python", "/usr/bin/python3"))
