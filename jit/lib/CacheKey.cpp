@@ -2,10 +2,13 @@
 
 #include "CacheKey.h"
 
+#include <dlfcn.h>
 #include <xxhash.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 
 namespace tilec::jit {
 
@@ -29,6 +32,30 @@ static std::string describeBinding(const InputBinding &input) {
   return text + ']';
 }
 
+/// The XXH3 hash of this library's file in hex, computed once: every build
+/// of the compiler has its own, so a rebuilt compiler under the same version
+/// never trusts entries of an earlier build. Empty when the file cannot be
+/// read; the version alone then tells builds apart.
+static const std::string &compilerBuildId() {
+  static const std::string id = [] {
+    Dl_info info;
+    if (!dladdr(reinterpret_cast<void *>(&makeCacheKey), &info) ||
+        !info.dli_fname)
+      return std::string();
+    std::ifstream file(info.dli_fname, std::ios::binary);
+    std::string image((std::istreambuf_iterator<char>(file)),
+                      std::istreambuf_iterator<char>());
+    if (!file.good() && !file.eof())
+      return std::string();
+    char hex[17];
+    std::snprintf(hex, sizeof(hex), "%016llx",
+                  static_cast<unsigned long long>(
+                      XXH3_64bits(image.data(), image.size())));
+    return std::string(hex);
+  }();
+  return id;
+}
+
 CacheKey makeCacheKey(const std::string &text, const std::string &sourceName,
                       const CompileOptions &options, Backend backend,
                       const DeviceProfile &profile,
@@ -40,6 +67,7 @@ CacheKey makeCacheKey(const std::string &text, const std::string &sourceName,
 
   CacheKey key;
   appendField(key.text, "compiler", "tilec " TILEC_VERSION);
+  appendField(key.text, "compiler-build", compilerBuildId());
   appendField(key.text, "bundle-format", std::to_string(kBundleFormatVersion));
   appendField(key.text, "backend", backendName(backend));
   std::string targetNames = std::string(targets.openCL ? "opencl " : "") +
