@@ -16,7 +16,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -337,6 +339,37 @@ static void scalarizeVectorAccesses(gpu::GPUModuleOp kernels) {
   }
 }
 
+/// MLIR 19 converts the results of an scf.for to function variables that
+/// only the loop's body stores (spirv.mlir.loop has no results), so a loop
+/// that runs zero times leaves its results undefined instead of equal to
+/// its initial values (lavapipe reads 0: a work-item without tuples lost its
+/// reduction's identity). Each loop with results that may run zero times is
+/// therefore put in an scf.if that yields the initial values when it does
+/// not run; both branches of an scf.if store its results.
+static void guardLoopsThatMayNotRun(gpu::GPUModuleOp kernels) {
+  SmallVector<scf::ForOp> loops;
+  kernels.walk([&](scf::ForOp loop) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    if (loop.getNumResults() != 0 && !(lower && upper && *lower < *upper))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    ImplicitLocOpBuilder b(loop.getLoc(), loop);
+    // scf.for compares its bounds as signed integers.
+    Value runs = b.create<arith::CmpIOp>(
+        arith::CmpIPredicate::slt, loop.getLowerBound(), loop.getUpperBound());
+    auto guard = b.create<scf::IfOp>(loop.getResultTypes(), runs,
+                                     /*withElseRegion=*/true);
+    loop->replaceAllUsesWith(guard.getResults());
+    loop->moveBefore(guard.thenBlock(), guard.thenBlock()->end());
+    b.setInsertionPointToEnd(guard.thenBlock());
+    b.create<scf::YieldOp>(loop.getResults());
+    b.setInsertionPointToEnd(guard.elseBlock());
+    b.create<scf::YieldOp>(loop.getInitArgs());
+  }
+}
+
 /// The type a value has in the SPIR-V module: bf16 is stored as its bits,
 /// and an empty buffer gets one (never accessed) element, as SPIR-V has no
 /// arrays of length 0.
@@ -408,6 +441,7 @@ LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
     return failure();
   expandByWalk(kernels);
   scalarizeVectorAccesses(kernels);
+  guardLoopsThatMayNotRun(kernels);
   RewritePatternSet patterns(kernels.getContext());
   // f32 only: MLIR's rational approximations of tanh (GLSL's Tanh may be
   // computed from exponentials, losing all precision near zero and giving
