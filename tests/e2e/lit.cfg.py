@@ -24,9 +24,6 @@ config.name = "tilec-e2e-vulkan" if vulkan else "tilec-e2e"
 # generation, each expected to fail until its fix lands: a fix makes the
 # program pass unexpectedly, which fails the suite until it leaves the list.
 vulkan_known_failures = {
-    # Mesa reassociates and fuses float arithmetic not decorated
-    # NoContraction: (X * 100) * 100000 is not rounded twice.
-    "casts.tile",
     # Inverse trigonometric functions off by 9e-5 relative (GLSL.std.450's
     # precision, as lavapipe implements it, is below the suite's 1e-5).
     "elementwise_float.tile",
