@@ -31,8 +31,6 @@ vulkan_known_failures = {
     # tuples do not contribute the identity); the 3x3 window sum over
     # 2048x2048 differs.
     "long_reductions.tile",
-    # f64 to f16/bf16 is rounded twice (through f32).
-    "round_once.tile",
     # SPIR-V 1.0 modules: the validation layer charges every kernel with the
     # Workgroup memory of all the module's kernels, over lavapipe's 32 KiB.
     "split_batched_matmul.tile",

@@ -183,7 +183,7 @@ static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
 
 /// `x` (f64) rounded to f32 *to odd*: truncated toward zero, with the lowest
 /// bit set when that was inexact. Rounding this to a format at least two
-/// bits narrower than f32 (bf16) rounds `x` correctly, once. Vulkan lets a
+/// bits narrower than f32 (f16, bf16) rounds `x` correctly, once. Vulkan lets a
 /// device round f64 to f32 to nearest or toward zero; both are corrected
 /// here.
 static Value roundToOddF32(ImplicitLocOpBuilder &b, Value x) {
@@ -211,8 +211,22 @@ static Value roundToOddF32(ImplicitLocOpBuilder &b, Value x) {
   return b.create<arith::BitcastOp>(f32, odd);
 }
 
-/// Conversions to and from bf16 other than f32 <-> bf16, which MLIR's bf16
-/// expansion handles, become conversions through f32, rounding once.
+/// f64 to a 16-bit float (f16 or bf16) through f32 rounded to odd, so that
+/// it rounds once: SPIR-V has no bf16, and a Vulkan driver may convert f64
+/// to f16 through f32 rounded to nearest (Mesa does), rounding twice.
+/// Null for other ops.
+static Value expandF64ToHalf(ImplicitLocOpBuilder &b, Operation *op) {
+  auto trunc = dyn_cast<arith::TruncFOp>(op);
+  if (!trunc || !getElementTypeOrSelf(trunc.getIn().getType()).isF64() ||
+      getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth() != 16)
+    return {};
+  return b.create<arith::TruncFOp>(trunc.getType(),
+                                   roundToOddF32(b, trunc.getIn()));
+}
+
+/// Conversions to and from bf16 other than f32 <-> bf16 and f64 -> bf16, which
+/// MLIR's bf16 expansion handles, become conversions through f32, rounding
+/// once.
 static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
   Type result = op->getResult(0).getType();
   Value operand = op->getOperand(0);
@@ -231,10 +245,10 @@ static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
                          TypeRange{result}, op->getAttrs());
     return b.create(state)->getResult(0);
   }
-  if (!toBF16 || getElementTypeOrSelf(source).isF32())
+  // To bf16, the rest are conversions from integers (from floats: MLIR's
+  // expansion and expandF64ToHalf).
+  if (!toBF16 || !isa<arith::SIToFPOp, arith::UIToFPOp>(op))
     return {};
-  if (isa<arith::TruncFOp>(op)) // From f64.
-    return b.create<arith::TruncFOp>(result, roundToOddF32(b, operand));
   unsigned width = getElementTypeOrSelf(source).getIntOrFloatBitWidth();
   bool isSigned = isa<arith::SIToFPOp>(op);
   auto convert = [&](Type to) -> Value {
@@ -288,7 +302,7 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
     else if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
                  math::CoshOp>(op))
       replacement = expandF64Builtin(b, op);
-    else
+    else if (!(replacement = expandF64ToHalf(b, op)))
       replacement = expandBF16Conversion(b, op);
     if (!replacement)
       continue;
