@@ -224,9 +224,9 @@ static Value expandF64ToHalf(ImplicitLocOpBuilder &b, Operation *op) {
                                    roundToOddF32(b, trunc.getIn()));
 }
 
-/// Conversions to and from bf16 other than f32 <-> bf16 and f64 -> bf16, which
-/// MLIR's bf16 expansion handles, become conversions through f32, rounding
-/// once.
+/// Conversions to and from bf16 become conversions through f32, rounding
+/// once; left out are f32 <-> bf16, which MLIR's bf16 expansion handles, and
+/// f64 -> bf16 (expandF64ToHalf).
 static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
   Type result = op->getResult(0).getType();
   Value operand = op->getOperand(0);
