@@ -135,6 +135,21 @@ static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
   return applyFullConversion(kernels, *target, std::move(patterns));
 }
 
+/// Decorates the float arithmetic NoContraction: the language rounds every
+/// operation (OpenCL: FP_CONTRACT OFF), and without the decoration a Vulkan
+/// driver may fuse a product and a sum into an fma or reassociate them
+/// (Mesa does), which loses compensated sums and double roundings the
+/// reference computes.
+static void forbidContraction(spirv::ModuleOp module) {
+  UnitAttr unit = UnitAttr::get(module.getContext());
+  module.walk([&](Operation *op) {
+    if (isa<spirv::FAddOp, spirv::FSubOp, spirv::FMulOp, spirv::FDivOp,
+            spirv::FRemOp, spirv::FModOp, spirv::FNegateOp,
+            spirv::VectorTimesScalarOp>(op))
+      op->setAttr("no_contraction", unit);
+  });
+}
+
 FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
   MLIRContext *context = kernels.getContext();
   context->loadDialect<spirv::SPIRVDialect>();
@@ -159,6 +174,7 @@ FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
     return kernels.emitError("the SPIR-V conversion did not produce one "
                              "spirv.module");
   spirv::ModuleOp spirvModule = *spirvModules.begin();
+  forbidContraction(spirvModule);
   PassManager passes(context);
   OpPassManager &modulePasses = passes.nest<spirv::ModuleOp>();
   modulePasses.addPass(spirv::createSPIRVLowerABIAttributesPass());

@@ -16,7 +16,9 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -181,7 +183,7 @@ static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
 
 /// `x` (f64) rounded to f32 *to odd*: truncated toward zero, with the lowest
 /// bit set when that was inexact. Rounding this to a format at least two
-/// bits narrower than f32 (bf16) rounds `x` correctly, once. Vulkan lets a
+/// bits narrower than f32 (f16, bf16) rounds `x` correctly, once. Vulkan lets a
 /// device round f64 to f32 to nearest or toward zero; both are corrected
 /// here.
 static Value roundToOddF32(ImplicitLocOpBuilder &b, Value x) {
@@ -209,8 +211,22 @@ static Value roundToOddF32(ImplicitLocOpBuilder &b, Value x) {
   return b.create<arith::BitcastOp>(f32, odd);
 }
 
-/// Conversions to and from bf16 other than f32 <-> bf16, which MLIR's bf16
-/// expansion handles, become conversions through f32, rounding once.
+/// f64 to a 16-bit float (f16 or bf16) through f32 rounded to odd, so that
+/// it rounds once: SPIR-V has no bf16, and a Vulkan driver may convert f64
+/// to f16 through f32 rounded to nearest (Mesa does), rounding twice.
+/// Null for other ops.
+static Value expandF64ToHalf(ImplicitLocOpBuilder &b, Operation *op) {
+  auto trunc = dyn_cast<arith::TruncFOp>(op);
+  if (!trunc || !getElementTypeOrSelf(trunc.getIn().getType()).isF64() ||
+      getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth() != 16)
+    return {};
+  return b.create<arith::TruncFOp>(trunc.getType(),
+                                   roundToOddF32(b, trunc.getIn()));
+}
+
+/// Conversions to and from bf16 become conversions through f32, rounding
+/// once; left out are f32 <-> bf16, which MLIR's bf16 expansion handles, and
+/// f64 -> bf16 (expandF64ToHalf).
 static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
   Type result = op->getResult(0).getType();
   Value operand = op->getOperand(0);
@@ -229,10 +245,10 @@ static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
                          TypeRange{result}, op->getAttrs());
     return b.create(state)->getResult(0);
   }
-  if (!toBF16 || getElementTypeOrSelf(source).isF32())
+  // To bf16, the rest are conversions from integers (from floats: MLIR's
+  // expansion and expandF64ToHalf).
+  if (!toBF16 || !isa<arith::SIToFPOp, arith::UIToFPOp>(op))
     return {};
-  if (isa<arith::TruncFOp>(op)) // From f64.
-    return b.create<arith::TruncFOp>(result, roundToOddF32(b, operand));
   unsigned width = getElementTypeOrSelf(source).getIntOrFloatBitWidth();
   bool isSigned = isa<arith::SIToFPOp>(op);
   auto convert = [&](Type to) -> Value {
@@ -286,7 +302,7 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
     else if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
                  math::CoshOp>(op))
       replacement = expandF64Builtin(b, op);
-    else
+    else if (!(replacement = expandF64ToHalf(b, op)))
       replacement = expandBF16Conversion(b, op);
     if (!replacement)
       continue;
@@ -334,6 +350,37 @@ static void scalarizeVectorAccesses(gpu::GPUModuleOp kernels) {
                                   offsetIndex(b, store.getIndices().back(), i));
     }
     op->erase();
+  }
+}
+
+/// MLIR 19 converts the results of an scf.for to function variables that
+/// only the loop's body stores (spirv.mlir.loop has no results), so a loop
+/// that runs zero times leaves its results undefined instead of equal to
+/// its initial values (lavapipe reads 0: a work-item without tuples lost its
+/// reduction's identity). Each loop with results that may run zero times is
+/// therefore put in an scf.if that yields the initial values when it does
+/// not run; both branches of an scf.if store its results.
+static void guardLoopsThatMayNotRun(gpu::GPUModuleOp kernels) {
+  SmallVector<scf::ForOp> loops;
+  kernels.walk([&](scf::ForOp loop) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    if (loop.getNumResults() != 0 && !(lower && upper && *lower < *upper))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    ImplicitLocOpBuilder b(loop.getLoc(), loop);
+    // scf.for compares its bounds as signed integers.
+    Value runs = b.create<arith::CmpIOp>(
+        arith::CmpIPredicate::slt, loop.getLowerBound(), loop.getUpperBound());
+    auto guard = b.create<scf::IfOp>(loop.getResultTypes(), runs,
+                                     /*withElseRegion=*/true);
+    loop->replaceAllUsesWith(guard.getResults());
+    loop->moveBefore(guard.thenBlock(), guard.thenBlock()->end());
+    b.setInsertionPointToEnd(guard.thenBlock());
+    b.create<scf::YieldOp>(loop.getResults());
+    b.setInsertionPointToEnd(guard.elseBlock());
+    b.create<scf::YieldOp>(loop.getInitArgs());
   }
 }
 
@@ -408,6 +455,7 @@ LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
     return failure();
   expandByWalk(kernels);
   scalarizeVectorAccesses(kernels);
+  guardLoopsThatMayNotRun(kernels);
   RewritePatternSet patterns(kernels.getContext());
   // f32 only: MLIR's rational approximations of tanh (GLSL's Tanh may be
   // computed from exponentials, losing all precision near zero and giving

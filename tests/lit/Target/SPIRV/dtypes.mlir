@@ -1,8 +1,8 @@
 // Every storage dtype in SPIR-V: f16 is the native 16-bit float (Float16,
 // 16-bit storage); bf16, which SPIR-V lacks, is stored as its 16 bits and
 // converted by integer operations (f32 -> bf16 rounds to nearest even, NaN
-// becomes 0x7fc0); f64 -> bf16 rounds once, through f32 rounded to odd; an
-// empty buffer gets one (never read) element.
+// becomes 0x7fc0); f64 -> bf16 and f64 -> f16 round once, through f32
+// rounded to odd; an empty buffer gets one (never read) element.
 // RUN: tile-translate --kernel-ir-to-spirv %s | FileCheck %s
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -23,6 +23,8 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
       %dr = math.sqrt %dx : f64
       %db = arith.truncf %dr : f64 to bf16
       memref.store %db, %b[%t] : memref<8xbf16>
+      %dh = arith.truncf %dr : f64 to f16
+      memref.store %dh, %h[%t] : memref<8xf16>
       memref.store %dr, %d[%t] : memref<8xf64>
       %sx = memref.load %s[%t] : memref<8xi16>
       %lx = memref.load %l[%t] : memref<8xi64>
@@ -76,6 +78,17 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: OpFUnordNotEqual %bool %{{[0-9]+}} [[D]]
 // CHECK: OpBitwiseOr %uint %{{[0-9]+}} %uint_1
 // CHECK: OpIAdd %uint %{{[0-9]+}} %uint_32767
+// f64 -> f16 the same way (a driver may convert f64 to f16 through f32
+// rounded to nearest), then to f16 by the device.
+// CHECK: OpFConvert %float [[D]]
+// CHECK: OpFOrdGreaterThan %bool
+// CHECK: OpISub %uint %{{[0-9]+}} %uint_1
+// CHECK: OpFUnordNotEqual %bool %{{[0-9]+}} [[D]]
+// CHECK: [[ODD:%[0-9]+]] = OpBitwiseOr %uint %{{[0-9]+}} %uint_1
+// CHECK: [[SEL:%[0-9]+]] = OpSelect %uint %{{[0-9]+}} [[ODD]]
+// CHECK: [[ODDF:%[0-9]+]] = OpBitcast %float [[SEL]]
+// CHECK: [[DH:%[0-9]+]] = OpFConvert %half [[ODDF]]
+// CHECK: OpStore %{{[0-9]+}} [[DH]]
 // i16 widened to i64 for a 64-bit division.
 // CHECK: OpLoad %ushort
 // CHECK: OpLoad %ulong
