@@ -440,6 +440,77 @@ static void retypeForStorage(gpu::GPUModuleOp kernels) {
   });
 }
 
+/// `x` (f32) rounded to f16 to nearest, ties to even, from its bits: Vulkan
+/// lets a device convert f32 to f16 rounding to nearest or toward zero (and
+/// NVIDIA's driver does not round to nearest), while the language rounds to
+/// nearest like the reference. The normal range rebiases the exponent and
+/// rounds at bit 13 with integer adds; the subnormal range lets an f32 add of
+/// 0.5 (correctly rounded in Vulkan) do the rounding; overflow becomes inf
+/// and NaN stays a quiet NaN.
+static Value roundToHalf(ImplicitLocOpBuilder &b, Value x, Type halfType) {
+  Type i32 = withElementType(x.getType(), b.getI32Type());
+  Type i16 = withElementType(x.getType(), b.getI16Type());
+  auto constant = [&](uint32_t value) {
+    return b.create<arith::ConstantOp>(
+        i32, b.getIntegerAttr(getElementTypeOrSelf(i32), value));
+  };
+  auto below = [&](Value lhs, uint32_t bound) {
+    return b.create<arith::CmpIOp>(arith::CmpIPredicate::ult, lhs,
+                                   constant(bound));
+  };
+  Value bits = b.create<arith::BitcastOp>(i32, x);
+  Value sign = b.create<arith::AndIOp>(
+      b.create<arith::ShRUIOp>(bits, constant(16)), constant(0x8000));
+  Value magnitude = b.create<arith::AndIOp>(bits, constant(0x7fffffff));
+  Value mantissaTop = b.create<arith::ShRUIOp>(magnitude, constant(13));
+
+  // Normal: exponent bias 127 -> 15 (adding 0xc8000000 subtracts 112 << 23),
+  // plus 0xfff and the lowest kept bit to round half to even.
+  Value normal = b.create<arith::ShRUIOp>(
+      b.create<arith::AddIOp>(
+          b.create<arith::AddIOp>(magnitude, constant(0xc8000fff)),
+          b.create<arith::AndIOp>(mantissaTop, constant(1))),
+      constant(13));
+  // Subnormal (below 2^-14): 0.5 + |x| puts the f16 subnormal's bits at the
+  // bottom of 0.5's mantissa.
+  Value shifted = b.create<arith::AddFOp>(
+      b.create<arith::BitcastOp>(x.getType(), magnitude),
+      splatConstant(b, x.getType(), 0.5));
+  Value subnormal = b.create<arith::SubIOp>(
+      b.create<arith::BitcastOp>(i32, shifted), constant(0x3f000000));
+  // Inf stays inf; NaN keeps the top of its payload and is made quiet.
+  Value nan = b.create<arith::OrIOp>(
+      constant(0x7e00), b.create<arith::AndIOp>(mantissaTop, constant(0x3ff)));
+  Value infOrNan = b.create<arith::SelectOp>(below(magnitude, 0x7f800001),
+                                             constant(0x7c00), nan);
+
+  Value half = b.create<arith::SelectOp>(
+      below(magnitude, 0x38800000), subnormal,
+      b.create<arith::SelectOp>(
+          below(magnitude, 0x477ff000), normal,
+          b.create<arith::SelectOp>(below(magnitude, 0x7f800000),
+                                    constant(0x7c00), infOrNan)));
+  return b.create<arith::BitcastOp>(
+      halfType,
+      b.create<arith::TruncIOp>(i16, b.create<arith::OrIOp>(half, sign))
+          .getResult());
+}
+
+/// Every f32 -> f16 conversion rounds to nearest even (roundToHalf).
+static void roundHalvesToNearest(gpu::GPUModuleOp kernels) {
+  SmallVector<arith::TruncFOp> truncs;
+  kernels.walk([&](arith::TruncFOp trunc) {
+    if (getElementTypeOrSelf(trunc.getIn().getType()).isF32() &&
+        getElementTypeOrSelf(trunc.getType()).isF16())
+      truncs.push_back(trunc);
+  });
+  for (arith::TruncFOp trunc : truncs) {
+    ImplicitLocOpBuilder b(trunc.getLoc(), trunc);
+    trunc.replaceAllUsesWith(roundToHalf(b, trunc.getIn(), trunc.getType()));
+    trunc.erase();
+  }
+}
+
 /// Argument i of every kernel: the storage buffer at set 0, binding i.
 static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
   MLIRContext *context = kernels.getContext();
@@ -454,6 +525,7 @@ LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
   if (failed(checkMathSupport(kernels)))
     return failure();
   expandByWalk(kernels);
+  roundHalvesToNearest(kernels);
   scalarizeVectorAccesses(kernels);
   guardLoopsThatMayNotRun(kernels);
   RewritePatternSet patterns(kernels.getContext());

@@ -1,5 +1,5 @@
 // Every storage dtype in SPIR-V: f16 is the native 16-bit float (Float16,
-// 16-bit storage); bf16, which SPIR-V lacks, is stored as its 16 bits and
+// 16-bit storage), rounded to from f32 by integer operations; bf16, which SPIR-V lacks, is stored as its 16 bits and
 // converted by integer operations (f32 -> bf16 rounds to nearest even, NaN
 // becomes 0x7fc0); f64 -> bf16 and f64 -> f16 round once, through f32
 // rounded to odd; an empty buffer gets one (never read) element.
@@ -61,8 +61,15 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: [[BS:%[0-9]+]] = OpShiftLeftLogical %uint [[BW]] %uint_16
 // CHECK: [[BF:%[0-9]+]] = OpBitcast %float [[BS]]
 // CHECK: [[SUM:%[0-9]+]] = OpFAdd %float [[HF]] [[BF]]
-// f32 -> f16 by the device; f32 -> bf16: bits + 0x7fff + lowest kept bit.
-// CHECK: [[HR:%[0-9]+]] = OpFConvert %half [[SUM]]
+// f32 -> f16 from the bits, to nearest even whatever the device's
+// conversion does: the exponent rebiased (+0xc8000000) with 0xfff and the
+// lowest kept bit added, subnormals through 0.5 + |x|; f32 -> bf16: bits +
+// 0x7fff + lowest kept bit.
+// CHECK: OpBitcast %uint [[SUM]]
+// CHECK: OpIAdd %uint %{{[0-9]+}} %uint_3355447295
+// CHECK: OpFAdd %float %{{[0-9]+}} %float_0_5
+// CHECK: [[HB:%[0-9]+]] = OpSConvert %ushort
+// CHECK: [[HR:%[0-9]+]] = OpBitcast %half [[HB]]
 // CHECK: [[NAN:%[0-9]+]] = OpFUnordNotEqual %bool [[SUM]] [[SUM]]
 // CHECK: OpBitcast %uint [[SUM]]
 // CHECK: OpIAdd %uint %{{[0-9]+}} %uint_32767
@@ -79,7 +86,7 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: OpBitwiseOr %uint %{{[0-9]+}} %uint_1
 // CHECK: OpIAdd %uint %{{[0-9]+}} %uint_32767
 // f64 -> f16 the same way (a driver may convert f64 to f16 through f32
-// rounded to nearest), then to f16 by the device.
+// rounded to nearest), then to f16 from the bits.
 // CHECK: OpFConvert %float [[D]]
 // CHECK: OpFOrdGreaterThan %bool
 // CHECK: OpISub %uint %{{[0-9]+}} %uint_1
@@ -87,7 +94,10 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: [[ODD:%[0-9]+]] = OpBitwiseOr %uint %{{[0-9]+}} %uint_1
 // CHECK: [[SEL:%[0-9]+]] = OpSelect %uint %{{[0-9]+}} [[ODD]]
 // CHECK: [[ODDF:%[0-9]+]] = OpBitcast %float [[SEL]]
-// CHECK: [[DH:%[0-9]+]] = OpFConvert %half [[ODDF]]
+// CHECK: OpBitcast %uint [[ODDF]]
+// CHECK: OpIAdd %uint %{{[0-9]+}} %uint_3355447295
+// CHECK: [[DHB:%[0-9]+]] = OpSConvert %ushort
+// CHECK: [[DH:%[0-9]+]] = OpBitcast %half [[DHB]]
 // CHECK: OpStore %{{[0-9]+}} [[DH]]
 // i16 widened to i64 for a 64-bit division.
 // CHECK: OpLoad %ushort
