@@ -36,11 +36,6 @@ vulkan_known_failures = {
     "long_reductions.tile",
     # f64 to f16/bf16 is rounded twice (through f32).
     "round_once.tile",
-    # SPIR-V 1.0 modules: the validation layer charges every kernel with the
-    # Workgroup memory of all the module's kernels, over lavapipe's 32 KiB.
-    "split_batched_matmul.tile",
-    "split_dense.tile",
-    "split_matmul.tile",
 }
 
 sys.path.insert(0, os.path.dirname(__file__))

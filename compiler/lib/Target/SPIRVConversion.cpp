@@ -30,6 +30,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
 
@@ -135,6 +136,49 @@ static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
   return applyFullConversion(kernels, *target, std::move(patterns));
 }
 
+/// Lets the kernels share their Workgroup variables: each kernel's n-th
+/// variable of a type becomes the module's n-th variable of that type. Every
+/// dispatch has work-group memory of its own, so kernels may use the same
+/// variable; but Vulkan's validation layer charges each kernel with the
+/// Workgroup variables of the whole module (Vulkan-ValidationLayers sums
+/// every Workgroup OpVariable of the module, whatever the entry point and
+/// its interface), and a bundle's kernels are often one kernel several times
+/// (a split tensor's chunks), which would be charged several times over. The
+/// module's Workgroup memory becomes, per type, the most that one kernel
+/// uses. Kernels are not called from other functions (the kernel IR has no
+/// calls), so a variable's users are the kernel's own.
+static void shareWorkgroupVariables(spirv::ModuleOp module) {
+  llvm::MapVector<Type, SmallVector<spirv::GlobalVariableOp>> shared;
+  SmallVector<spirv::GlobalVariableOp> replaced;
+  for (auto kernel : module.getOps<spirv::FuncOp>()) {
+    // This kernel's variables, each mapped to its shared variable.
+    DenseMap<Operation *, spirv::GlobalVariableOp> ownToShared;
+    DenseMap<Type, unsigned> usedOfType;
+    kernel.walk([&](spirv::AddressOfOp address) {
+      auto variable = module.lookupSymbol<spirv::GlobalVariableOp>(
+          address.getVariableAttr());
+      auto pointer = cast<spirv::PointerType>(variable.getType());
+      if (pointer.getStorageClass() != spirv::StorageClass::Workgroup)
+        return;
+      auto [entry, inserted] = ownToShared.insert({variable, variable});
+      if (inserted) {
+        SmallVector<spirv::GlobalVariableOp> &ofType = shared[pointer];
+        unsigned index = usedOfType[pointer]++;
+        if (index < ofType.size()) {
+          entry->second = ofType[index];
+          replaced.push_back(variable);
+        } else {
+          ofType.push_back(variable);
+        }
+      }
+      address.setVariableAttr(
+          FlatSymbolRefAttr::get(entry->second.getSymNameAttr()));
+    });
+  }
+  for (spirv::GlobalVariableOp variable : replaced)
+    variable.erase();
+}
+
 FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
   MLIRContext *context = kernels.getContext();
   context->loadDialect<spirv::SPIRVDialect>();
@@ -159,6 +203,7 @@ FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
     return kernels.emitError("the SPIR-V conversion did not produce one "
                              "spirv.module");
   spirv::ModuleOp spirvModule = *spirvModules.begin();
+  shareWorkgroupVariables(spirvModule);
   PassManager passes(context);
   OpPassManager &modulePasses = passes.nest<spirv::ModuleOp>();
   modulePasses.addPass(spirv::createSPIRVLowerABIAttributesPass());
