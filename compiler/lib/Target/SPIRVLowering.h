@@ -11,7 +11,9 @@
 #ifndef TILEC_LIB_TARGET_SPIRVLOWERING_H
 #define TILEC_LIB_TARGET_SPIRVLOWERING_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -38,6 +40,47 @@ mlir::Type withElementType(mlir::Type like, mlir::Type element);
 /// in every element.
 mlir::Value splatConstant(mlir::ImplicitLocOpBuilder &b, mlir::Type type,
                           double value);
+
+/// Builds float expressions of one type (a float scalar or vector type):
+/// its constants, arithmetic, comparisons and polynomials.
+class FloatBuilder {
+public:
+  FloatBuilder(mlir::ImplicitLocOpBuilder &b, mlir::Type type)
+      : b(b), type(type) {}
+
+  mlir::Value constant(double value) { return splatConstant(b, type, value); }
+  mlir::Value add(mlir::Value x, mlir::Value y) {
+    return b.create<mlir::arith::AddFOp>(x, y);
+  }
+  mlir::Value sub(mlir::Value x, mlir::Value y) {
+    return b.create<mlir::arith::SubFOp>(x, y);
+  }
+  mlir::Value mul(mlir::Value x, mlir::Value y) {
+    return b.create<mlir::arith::MulFOp>(x, y);
+  }
+  mlir::Value div(mlir::Value x, mlir::Value y) {
+    return b.create<mlir::arith::DivFOp>(x, y);
+  }
+  mlir::Value abs(mlir::Value x) { return b.create<mlir::math::AbsFOp>(x); }
+  mlir::Value cmp(mlir::arith::CmpFPredicate predicate, mlir::Value x,
+                  mlir::Value y) {
+    return b.create<mlir::arith::CmpFOp>(predicate, x, y);
+  }
+  mlir::Value select(mlir::Value condition, mlir::Value yes, mlir::Value no) {
+    return b.create<mlir::arith::SelectOp>(condition, yes, no);
+  }
+
+  /// c[0] * x^(n-1) + ... + c[n-1], by Horner's rule.
+  mlir::Value polynomial(mlir::Value x, llvm::ArrayRef<double> coefficients) {
+    mlir::Value result = constant(coefficients.front());
+    for (double coefficient : coefficients.drop_front())
+      result = add(mul(result, x), constant(coefficient));
+    return result;
+  }
+
+  mlir::ImplicitLocOpBuilder &b;
+  mlir::Type type;
+};
 
 /// f64 builtins that GLSL.std.450 lacks, built from arithmetic that SPIR-V
 /// defines for f64 (SPIRVFloat64.cpp), each within a few ulp and with C's
