@@ -24,12 +24,13 @@ config.name = "tilec-e2e-vulkan" if vulkan else "tilec-e2e"
 # generation, each expected to fail until its fix lands: a fix makes the
 # program pass unexpectedly, which fails the suite until it leaves the list.
 vulkan_known_failures = {
+    # The SPIR-V target refuses f64 sin, cos, tan, asin, acos, atan, atan2
+    # and erf: GLSL.std.450 has them for 16- and 32-bit floats only, and
+    # tilec builds no f64 expansion of them yet (docs/codegen.md).
+    "elementwise_float_f64.tile",
     # Mesa reassociates and fuses float arithmetic not decorated
     # NoContraction: (X * 100) * 100000 is not rounded twice.
     "casts.tile",
-    # Inverse trigonometric functions off by 9e-5 relative (GLSL.std.450's
-    # precision, as lavapipe implements it, is below the suite's 1e-5).
-    "elementwise_float.tile",
     # A product reduction over 1025 elements gives 0 (work-items without
     # tuples do not contribute the identity); the 3x3 window sum over
     # 2048x2048 differs.

@@ -2,7 +2,8 @@
 //
 // The SPIR-V target in three steps, one file each: rewriting a clone of the
 // kernels into what MLIR's conversions translate faithfully
-// (SPIRVPreparation.cpp, with the f64 builtins of SPIRVFloat64.cpp), the
+// (SPIRVPreparation.cpp, with the f64 builtins of SPIRVFloat64.cpp and the
+// f32 inverse trigonometric ones of SPIRVInverseTrigonometry.cpp), the
 // conversion and serialisation (SPIRVConversion.cpp), and validation by
 // SPIRV-Tools (SPIRVTools.cpp).
 //
@@ -90,6 +91,13 @@ mlir::Value buildLogF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
 mlir::Value buildTanhF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
 mlir::Value buildSinhF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
 mlir::Value buildCoshF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
+
+/// asin, acos and atan on f32 (scalars or vectors) from arithmetic and sqrt
+/// (SPIRVInverseTrigonometry.cpp), within a few ulp: GLSL.std.450's are far
+/// looser. C's results for infinities, NaNs, zeros and |x| > 1.
+mlir::Value buildAsinF32(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
+mlir::Value buildAcosF32(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
+mlir::Value buildAtanF32(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
 
 /// Validates `words` for kSPIRVTargetEnvName; on failure `error` holds
 /// SPIRV-Tools' message.
