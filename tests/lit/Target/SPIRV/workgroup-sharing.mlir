@@ -1,8 +1,11 @@
 // Kernels share their Workgroup variables: Vulkan's validation layer charges
-// every kernel with all the Workgroup variables of its module, so three
-// kernels with two buffers each (a split tensor's chunks) get the module's
-// two variables of those types, and a kernel's second buffer of a type gets
-// a second variable; a type no other kernel uses keeps its own.
+// every kernel with all the Workgroup variables of its module. Each kernel's
+// arrays, longest first, join a variable of the same elements that the
+// kernel does not use yet, if the module's Workgroup memory stays within the
+// most that one kernel uses (512 bytes here): the chunks share two
+// variables, `other` uses them for its 64 and 32 floats, and `wide`'s 128
+// floats get a variable of their own (sharing would give the chunks 768
+// bytes).
 // RUN: tile-translate --kernel-ir-to-spirv %s | FileCheck %s
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -52,13 +55,22 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
       memref.store %s, %out[%t] : memref<64xf32>
       gpu.return
     }
+    gpu.func @wide(%out: memref<128xf32>) kernel
+        attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>} {
+      %w = memref.alloc() : memref<128xf32, 3>
+      %t = gpu.thread_id x
+      %x = memref.load %out[%t] : memref<128xf32>
+      memref.store %x, %w[%t] : memref<128xf32, 3>
+      gpu.barrier
+      %y = memref.load %w[%t] : memref<128xf32, 3>
+      memref.store %y, %out[%t] : memref<128xf32>
+      gpu.return
+    }
   }
 }
 
-// One Workgroup variable of 32 floats and two of 64, no others.
-// CHECK: [[SMALL:%__workgroup_mem__[0-9]+]] = OpVariable %_ptr_Workgroup__struct_{{[0-9]+}} Workgroup
-// CHECK: OpVariable [[BIG:%_ptr_Workgroup__struct_[0-9]+]] Workgroup
-// CHECK: OpVariable [[BIG]] Workgroup
+// Two Workgroup variables of 64 floats and one of 128, no others.
+// CHECK-COUNT-3: = OpVariable %_ptr_Workgroup_{{.*}} Workgroup
 // CHECK-NOT: OpVariable %_ptr_Workgroup
 
 // CHECK-LABEL: %chunk0 = OpFunction
@@ -69,4 +81,8 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: OpAccessChain %_ptr_Workgroup_float [[B]]
 // CHECK-LABEL: %other = OpFunction
 // CHECK: OpAccessChain %_ptr_Workgroup_float [[A]]
-// CHECK: OpAccessChain %_ptr_Workgroup_float [[SMALL]]
+// CHECK: OpAccessChain %_ptr_Workgroup_float [[B]]
+// CHECK-LABEL: %wide = OpFunction
+// CHECK-NOT: [[A]]
+// CHECK-NOT: [[B]]
+// CHECK: OpFunctionEnd
