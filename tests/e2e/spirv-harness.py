@@ -1,7 +1,8 @@
 """Checks the SPIR-V and MSL of every end-to-end program.
 
-For each `tilec run %s ... --arg ...` RUN line of tests/e2e/*.tile, with the
-same --arg, --entry and --profile options:
+For each `tilec run %s ... --arg ...` RUN line of tests/e2e/*.tile (or
+`tilec run %S/OTHER.tile ...`, which compiles OTHER.tile), with the same
+--arg, --entry and --profile options:
   - `tilec compile --emit spirv -o FILE` must succeed and `spirv-val
     --target-env vulkan1.2 FILE` must accept the module;
   - `tilec compile --emit msl` must give, for each kernel of the program's
@@ -29,14 +30,18 @@ TARGET_ENV = "vulkan1.2"
 
 
 def run_lines(path, e2e_dir):
-    """The option lists of the file's `tilec run %s` RUN lines, deduplicated."""
+    """The programs and option lists of the file's `tilec run %s` and
+    `tilec run %S/OTHER.tile` RUN lines, deduplicated."""
     seen = []
     with open(path) as f:
         for line in f:
-            match = re.search(r"RUN:\s*(?:%oclgrind\s+)?tilec run %s(.*)", line)
+            match = re.search(
+                r"RUN:\s*(?:%oclgrind\s+)?tilec run (%s|%S/\S+\.tile)(.*)",
+                line)
             if not match:
                 continue
-            words = shlex.split(match.group(1).replace("%S", e2e_dir))
+            source = match.group(1).replace("%s", path).replace("%S", e2e_dir)
+            words = shlex.split(match.group(2).replace("%S", e2e_dir))
             options = []
             i = 0
             while i < len(words):
@@ -45,8 +50,8 @@ def run_lines(path, e2e_dir):
                     i += 2
                 else:
                     i += 1
-            if "--arg" in options and options not in seen:
-                seen.append(options)
+            if "--arg" in options and (source, options) not in seen:
+                seen.append((source, options))
     return seen
 
 
@@ -127,8 +132,8 @@ def main():
     for name in sorted(os.listdir(e2e_dir)):
         if not name.endswith(".tile"):
             continue
-        source = os.path.join(e2e_dir, name)
-        for options in run_lines(source, e2e_dir):
+        for source, options in run_lines(os.path.join(e2e_dir, name),
+                                         e2e_dir):
             count += 1
             problems, refused = check(source, options, work)
             if refused:

@@ -23,15 +23,14 @@ using namespace mlir;
 namespace tilec {
 
 namespace {
-/// Builds the f64 expressions of one builtin: constants of the operand's
-/// type, its i64 counterpart for bit manipulation, and the arithmetic.
-class F64Builder {
+/// Builds the f64 expressions of one builtin: FloatBuilder's, with the
+/// operand type's i64 counterpart for bit manipulation.
+class F64Builder : public FloatBuilder {
 public:
   F64Builder(ImplicitLocOpBuilder &b, Type type)
-      : b(b), type(type),
+      : FloatBuilder(b, type),
         bitsType(withElementType(type, b.getIntegerType(64))) {}
 
-  Value constant(double value) { return splatConstant(b, type, value); }
   Value bitsConstant(int64_t value) {
     TypedAttr scalar = b.getIntegerAttr(b.getIntegerType(64), value);
     if (auto vector = dyn_cast<VectorType>(bitsType))
@@ -39,28 +38,8 @@ public:
           SplatElementsAttr::get(vector, scalar));
     return b.create<arith::ConstantOp>(scalar);
   }
-
-  Value add(Value x, Value y) { return b.create<arith::AddFOp>(x, y); }
-  Value sub(Value x, Value y) { return b.create<arith::SubFOp>(x, y); }
-  Value mul(Value x, Value y) { return b.create<arith::MulFOp>(x, y); }
-  Value div(Value x, Value y) { return b.create<arith::DivFOp>(x, y); }
-  Value abs(Value x) { return b.create<math::AbsFOp>(x); }
-  Value cmp(arith::CmpFPredicate predicate, Value x, Value y) {
-    return b.create<arith::CmpFOp>(predicate, x, y);
-  }
-  Value select(Value condition, Value yes, Value no) {
-    return b.create<arith::SelectOp>(condition, yes, no);
-  }
   Value toBits(Value x) { return b.create<arith::BitcastOp>(bitsType, x); }
   Value fromBits(Value bits) { return b.create<arith::BitcastOp>(type, bits); }
-
-  /// c[0] * x^(n-1) + ... + c[n-1], by Horner's rule.
-  Value polynomial(Value x, ArrayRef<double> coefficients) {
-    Value result = constant(coefficients.front());
-    for (double coefficient : coefficients.drop_front())
-      result = add(mul(result, x), constant(coefficient));
-    return result;
-  }
 
   /// 2^k for an i64 k in [-1022, 1023]: the exponent field alone.
   Value powerOfTwo(Value k) {
@@ -68,8 +47,6 @@ public:
     return fromBits(b.create<arith::ShLIOp>(biased, bitsConstant(52)));
   }
 
-  ImplicitLocOpBuilder &b;
-  Type type;
   Type bitsType;
 };
 } // namespace

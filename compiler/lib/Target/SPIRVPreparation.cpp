@@ -4,8 +4,8 @@
 // GLSL.std.450 instruction. Where that instruction means something else than
 // the kernel IR's op (GLSL's Pow and Atan2 leave cases undefined that Tile
 // defines), has no SPIR-V type to work on (bf16) or is too loose (tanh near
-// zero), the clone of the kernels is rewritten here first into ops that
-// convert exactly.
+// zero; asin, acos and atan in f32), the clone of the kernels is rewritten here
+// first into ops that convert exactly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,9 +54,21 @@ static bool lacksF64Implementation(Operation *op) {
              math::AtanOp, math::Atan2Op, math::ErfOp>(op);
 }
 
+/// The element type of `op`'s one result, or null.
+static Type resultElementType(Operation *op) {
+  if (op->getNumResults() != 1)
+    return {};
+  return getElementTypeOrSelf(op->getResult(0).getType());
+}
+
 static bool isF64(Operation *op) {
-  return op->getNumResults() == 1 &&
-         getElementTypeOrSelf(op->getResult(0).getType()).isF64();
+  Type element = resultElementType(op);
+  return element && element.isF64();
+}
+
+static bool isF32(Operation *op) {
+  Type element = resultElementType(op);
+  return element && element.isF32();
 }
 
 static LogicalResult checkMathSupport(gpu::GPUModuleOp kernels) {
@@ -143,6 +155,27 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
   return select(isOne, one, power);
 }
 
+/// atan(x): built from arithmetic for f32, GLSL's Atan otherwise (f16).
+static Value buildAtan(ImplicitLocOpBuilder &b, Value x) {
+  if (getElementTypeOrSelf(x.getType()).isF32())
+    return buildAtanF32(b, x);
+  return b.create<math::AtanOp>(x);
+}
+
+/// The f32 inverse trigonometric builtin that `op` computes, from
+/// arithmetic, or null.
+static Value expandInverseTrigonometricF32(ImplicitLocOpBuilder &b,
+                                           Operation *op) {
+  if (!isF32(op))
+    return {};
+  Value x = op->getOperand(0);
+  if (isa<math::AsinOp>(op))
+    return buildAsinF32(b, x);
+  if (isa<math::AcosOp>(op))
+    return buildAcosF32(b, x);
+  return buildAtanF32(b, x);
+}
+
 /// C's atan2 from atan(y / x): SPIR-V's GLSL.std.450 has no Atan2 in MLIR,
 /// and the quotient loses the quadrant, the signed zeros and the cases of
 /// two zeros (C: +-0 or +-pi) and two infinities (+-pi/4 or +-3pi/4).
@@ -162,7 +195,7 @@ static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
                                   splatConstant(b, type, ifPositive));
     return b.create<math::CopySignOp>(angle, y).getResult();
   };
-  Value angle = b.create<math::AtanOp>(b.create<arith::DivFOp>(y, x));
+  Value angle = buildAtan(b, b.create<arith::DivFOp>(y, x));
   angle = b.create<arith::SelectOp>(
       xNegative,
       b.create<arith::AddFOp>(
@@ -286,10 +319,10 @@ static Value expandF64Builtin(ImplicitLocOpBuilder &b, Operation *op) {
 static void expandByWalk(gpu::GPUModuleOp kernels) {
   SmallVector<Operation *> ops;
   kernels.walk([&](Operation *op) {
-    if (isa<math::PowFOp, math::Atan2Op, math::ExpOp, math::LogOp, math::TanhOp,
-            math::SinhOp, math::CoshOp, arith::ExtFOp, arith::TruncFOp,
-            arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(
-            op))
+    if (isa<math::PowFOp, math::Atan2Op, math::AsinOp, math::AcosOp,
+            math::AtanOp, math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
+            math::CoshOp, arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp,
+            arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -299,6 +332,8 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
       replacement = expandPow(b, pow.getLhs(), pow.getRhs());
     else if (auto atan2 = dyn_cast<math::Atan2Op>(op))
       replacement = expandAtan2(b, atan2.getLhs(), atan2.getRhs());
+    else if (isa<math::AsinOp, math::AcosOp, math::AtanOp>(op))
+      replacement = expandInverseTrigonometricF32(b, op);
     else if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
                  math::CoshOp>(op))
       replacement = expandF64Builtin(b, op);

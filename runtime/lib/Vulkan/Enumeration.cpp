@@ -18,6 +18,17 @@ static std::string formatVersion(uint32_t version) {
          std::to_string(VK_API_VERSION_PATCH(version));
 }
 
+/// The newest SPIR-V version that Vulkan `version` accepts (SPIR-V 1.0 in
+/// Vulkan 1.0, 1.3 in 1.1, 1.5 in 1.2, 1.6 in 1.3), with the Vulkan version
+/// capped at the instance's, 1.2.
+static uint32_t spirvVersionOf(uint32_t version) {
+  if (version >= VK_API_VERSION_1_2)
+    return 0x00010500;
+  if (version >= VK_API_VERSION_1_1)
+    return 0x00010300;
+  return 0x00010000;
+}
+
 /// The vendor's name from its PCI id (or Khronos vendor id).
 static std::string vendorName(uint32_t vendorID) {
   switch (vendorID) {
@@ -145,6 +156,7 @@ static DeviceDescriptor describeDevice(VkPhysicalDevice device) {
   descriptor.physicalDevice = device;
   descriptor.deviceType = properties.properties.deviceType;
   descriptor.apiVersion = formatVersion(apiVersion);
+  descriptor.spirvVersion = spirvVersionOf(apiVersion);
   descriptor.features = queryFeatures(device, apiVersion);
   for (unsigned dim = 0; dim < 3; ++dim)
     descriptor.maxGroupCount[dim] = limits.maxComputeWorkGroupCount[dim];

@@ -6,12 +6,28 @@
 using namespace tilec;
 using namespace tilec::vulkan;
 
+/// "1.5" for the SPIR-V header's version word 0x00010500.
+static std::string formatSpirvVersion(uint32_t version) {
+  return std::to_string((version >> 16) & 0xFF) + "." +
+         std::to_string((version >> 8) & 0xFF);
+}
+
 Expected<std::shared_ptr<const ShaderModule>>
 Device::createShaderModule(const std::vector<uint32_t> &words,
                            std::string name) {
   Expected<std::vector<SpirvEntryPoint>> entries = inspectSpirv(words, name);
   if (!entries)
     return entries.error();
+  // Vulkan leaves a module newer than the device's version allows
+  // undefined (a driver may accept it and miscompile), so it is refused
+  // here, naming both versions (inspectSpirv has checked the header).
+  uint32_t version = words[1];
+  if (version > physical.spirvVersion)
+    return Error("the SPIR-V of " + quoted(name) + " is version " +
+                 formatSpirvVersion(version) + ", but device " +
+                 quoted(physical.profile.name) + " (Vulkan " +
+                 physical.apiVersion + ") accepts SPIR-V up to " +
+                 formatSpirvVersion(physical.spirvVersion));
   auto info = makeStructure<VkShaderModuleCreateInfo>(
       VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   info.codeSize = words.size() * sizeof(uint32_t);

@@ -112,4 +112,22 @@ TEST_F(DeviceTest, MissingEntryPointListsTheOthers) {
       << pipeline.error().message();
 }
 
+TEST_F(DeviceTest, NewerSPIRVThanTheDeviceAcceptsIsRefused) {
+  std::vector<uint32_t> words = tilec::testing::readTestShader("vadd");
+  ASSERT_GT(words.size(), 1u);
+  // The version word of the header: SPIR-V 1.6, newer than Vulkan 1.2's 1.5
+  // (the newest version tilec asks of any device).
+  words[1] = 0x00010600;
+  Expected<std::shared_ptr<const ShaderModule>> module =
+      device->createShaderModule(words, "vadd");
+  ASSERT_FALSE(module);
+  EXPECT_NE(module.error().message().find(
+                "the SPIR-V of 'vadd' is version 1.6, but device"),
+            std::string::npos)
+      << module.error().message();
+  EXPECT_NE(module.error().message().find("accepts SPIR-V up to 1.5"),
+            std::string::npos)
+      << module.error().message();
+}
+
 } // namespace

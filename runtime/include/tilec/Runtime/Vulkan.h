@@ -109,6 +109,10 @@ struct DeviceDescriptor {
   VkPhysicalDeviceType deviceType = VK_PHYSICAL_DEVICE_TYPE_OTHER;
   /// "1.3.230".
   std::string apiVersion;
+  /// The newest SPIR-V version its shader modules may have, in the SPIR-V
+  /// header's encoding (0x00010500 for 1.5): what the Vulkan version that
+  /// tilec uses on it (the device's, at most 1.2) accepts.
+  uint32_t spirvVersion = 0x00010000;
   /// The first queue family with compute; unset when there is none, which
   /// Device::open reports.
   std::optional<uint32_t> computeQueueFamily;

@@ -1,9 +1,13 @@
 // The math builtins in SPIR-V. GLSL.std.450's Pow is undefined for x < 0 and
 // for x = 0 with y <= 0, and its Atan2 is missing from MLIR's dialect: both
 // are expanded with C's special cases around the GLSL instruction. tanh and
-// erf are MLIR's f32 rational approximations (about 4 ulp; 2.4e-7), the
-// others their GLSL.std.450 instructions.
+// erf are MLIR's f32 rational approximations (about 4 ulp; 2.4e-7); asin,
+// acos and atan (atan2's too) are tilec's series on a reduced argument, as
+// GLSL.std.450's are far looser; the others are their GLSL.std.450
+// instructions.
 // RUN: tile-translate --kernel-ir-to-spirv %s | FileCheck %s
+// RUN: tile-translate --kernel-ir-to-spirv %s | FileCheck %s --check-prefix=NOGLSL
+// NOGLSL-NOT: {{Asin|Acos|Atan}}
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
   gpu.module @kernels {
@@ -64,7 +68,7 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // atan2(y = X, x = Y): atan of the quotient, +-pi for a negative x, then
 // two zeros and two infinities.
 // CHECK: OpFDiv %float [[X]] [[Y]]
-// CHECK: OpExtInst %float %{{[0-9]+}} Atan
+// CHECK: OpFOrdGreaterThan %bool %{{[0-9]+}} %float_2_41421366
 // CHECK: OpSelect %float %{{[0-9]+}} %float_3_14159274 %float_0
 // CHECK: OpSelect %float %{{[0-9]+}} %float_2_3561945 %float_0_785398185
 // CHECK: OpStore
@@ -96,7 +100,21 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: InverseSqrt
 // CHECK: Sinh
 // CHECK: Cosh
-// CHECK: Asin
-// CHECK: Acos
-// CHECK: Atan
+// asin: pi/2 - 2 asin(sqrt((1 - |x|) / 2)) above 1/2, NaN above 1.
+// CHECK: OpFOrdGreaterThan %bool [[ASIN_T:%[0-9]+]] %float_0_5
+// CHECK: OpExtInst %float %{{[0-9]+}} Sqrt
+// CHECK: OpFOrdGreaterThan %bool [[ASIN_T]] %float_1
+// CHECK: OpFSub %float %float_1_57079637
+// acos: the same reduction; pi/2 - asin x, 2 asin(s) or pi - 2 asin(s).
+// CHECK: OpFOrdGreaterThan %bool [[ACOS_T:%[0-9]+]] %float_0_5
+// CHECK: OpExtInst %float %{{[0-9]+}} Sqrt
+// CHECK: OpFOrdGreaterThan %bool [[ACOS_T]] %float_1
+// CHECK: OpFSub %float %float_1_57079637
+// CHECK: OpFSub %float %float_3_14159274
+// atan: pi/2 + atan(-1/|x|) above tan(3pi/8), pi/4 + atan((|x|-1)/(|x|+1))
+// above tan(pi/8).
+// CHECK: OpFOrdGreaterThan %bool [[ATAN_T:%[0-9]+]] %float_2_41421366
+// CHECK: OpFOrdGreaterThan %bool [[ATAN_T]] %float_0_414213568
+// CHECK: OpFSub %float %float_0_785398185
+// CHECK: OpFSub %float %float_1_57079637
 // CHECK: OpStore
