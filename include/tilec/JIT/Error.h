@@ -12,11 +12,10 @@
 #ifndef TILEC_JIT_ERROR_H
 #define TILEC_JIT_ERROR_H
 
-#include <cassert>
-#include <optional>
+#include "tilec/Runtime/Status.h"
+
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
 namespace tilec::jit {
@@ -96,56 +95,9 @@ private:
 };
 
 /// Success, or an Error.
-class [[nodiscard]] Status {
-public:
-  static Status success() { return Status(); }
-  Status(Error error) : failure(std::move(error)) {}
-
-  bool ok() const { return !failure; }
-  explicit operator bool() const { return ok(); }
-  /// The failure; only valid when !ok().
-  const Error &error() const {
-    assert(failure && "error() of a successful Status");
-    return *failure;
-  }
-
-private:
-  Status() = default;
-  std::optional<Error> failure;
-};
-
+using Status = tilec::BasicStatus<Error>;
 /// A value of type T, or the Error that prevented computing it.
-template <class T> class [[nodiscard]] Expected {
-public:
-  Expected(T value) : storage(std::in_place_index<0>, std::move(value)) {}
-  Expected(Error error) : storage(std::in_place_index<1>, std::move(error)) {}
-
-  bool ok() const { return storage.index() == 0; }
-  explicit operator bool() const { return ok(); }
-
-  /// The value; only valid when ok().
-  T &operator*() {
-    assert(ok() && "value of a failed Expected");
-    return std::get<0>(storage);
-  }
-  const T &operator*() const {
-    assert(ok() && "value of a failed Expected");
-    return std::get<0>(storage);
-  }
-  T *operator->() { return &**this; }
-  const T *operator->() const { return &**this; }
-
-  /// The failure; only valid when !ok().
-  const Error &error() const {
-    assert(!ok() && "error() of a successful Expected");
-    return std::get<1>(storage);
-  }
-  /// The failure as a Status, to pass it on from a function returning one.
-  Status status() const { return ok() ? Status::success() : error(); }
-
-private:
-  std::variant<T, Error> storage;
-};
+template <class T> using Expected = tilec::BasicExpected<T, Error>;
 
 } // namespace tilec::jit
 

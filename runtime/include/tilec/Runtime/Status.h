@@ -37,30 +37,31 @@ private:
   int code;
 };
 
-/// Success, or an Error.
-class [[nodiscard]] Status {
+/// Success, or an error of type E. The runtime's errors are Error; the
+/// JIT's carry diagnostics too (tilec/JIT/Error.h) and reuse these templates.
+template <class E> class [[nodiscard]] BasicStatus {
 public:
-  static Status success() { return Status(); }
-  Status(Error error) : failure(std::move(error)) {}
+  static BasicStatus success() { return BasicStatus(); }
+  BasicStatus(E error) : failure(std::move(error)) {}
 
   bool ok() const { return !failure; }
   explicit operator bool() const { return ok(); }
   /// The failure; only valid when !ok().
-  const Error &error() const {
+  const E &error() const {
     assert(failure && "error() of a successful Status");
     return *failure;
   }
 
 private:
-  Status() = default;
-  std::optional<Error> failure;
+  BasicStatus() = default;
+  std::optional<E> failure;
 };
 
-/// A value of type T, or the Error that prevented computing it.
-template <class T> class [[nodiscard]] Expected {
+/// A value of type T, or the error of type E that prevented computing it.
+template <class T, class E> class [[nodiscard]] BasicExpected {
 public:
-  Expected(T value) : storage(std::in_place_index<0>, std::move(value)) {}
-  Expected(Error error) : storage(std::in_place_index<1>, std::move(error)) {}
+  BasicExpected(T value) : storage(std::in_place_index<0>, std::move(value)) {}
+  BasicExpected(E error) : storage(std::in_place_index<1>, std::move(error)) {}
 
   bool ok() const { return storage.index() == 0; }
   explicit operator bool() const { return ok(); }
@@ -78,16 +79,23 @@ public:
   const T *operator->() const { return &**this; }
 
   /// The failure; only valid when !ok().
-  const Error &error() const {
+  const E &error() const {
     assert(!ok() && "error() of a successful Expected");
     return std::get<1>(storage);
   }
-  /// The failure as a Status, to pass it on from a function returning one.
-  Status status() const { return ok() ? Status::success() : error(); }
+  /// The failure as a status, to pass it on from a function returning one.
+  BasicStatus<E> status() const {
+    return ok() ? BasicStatus<E>::success() : error();
+  }
 
 private:
-  std::variant<T, Error> storage;
+  std::variant<T, E> storage;
 };
+
+/// Success, or an Error.
+using Status = BasicStatus<Error>;
+/// A value of type T, or the Error that prevented computing it.
+template <class T> using Expected = BasicExpected<T, Error>;
 
 } // namespace tilec
 
