@@ -2,21 +2,15 @@
 
 #include "tilec/Runtime/DeviceChoice.h"
 
+#include "../DeviceSelector.h"
+
 using namespace tilec;
 using namespace tilec::opencl;
 
 Expected<DeviceDescriptor> tilec::chooseDevice(std::string_view selector,
                                                const std::string &profilePath) {
-  Expected<std::vector<DeviceDescriptor>> devices = enumerateDevices();
-  if (!devices)
-    return devices.error();
-  Expected<DeviceDescriptor> chosen = selectDevice(*devices, selector);
-  if (!chosen)
-    return chosen.error();
-  if (!profilePath.empty())
-    if (Status status = applyProfileFile(chosen->profile, profilePath); !status)
-      return status.error();
-  return chosen;
+  return chooseWithProfile(enumerateDevices(), opencl::selectDevice, selector,
+                           profilePath);
 }
 
 Expected<std::unique_ptr<Device>>

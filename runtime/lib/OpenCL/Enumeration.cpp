@@ -224,23 +224,11 @@ static const char *const kNoDevice =
 Expected<DeviceDescriptor>
 opencl::selectDevice(const std::vector<DeviceDescriptor> &devices,
                      std::string_view selector) {
-  if (devices.empty())
-    return Error(kNoDevice);
-  if (selector.empty())
-    return devices[*defaultDeviceIndex(devices)];
-
-  std::vector<std::string> names;
-  for (const DeviceDescriptor &descriptor : devices)
-    names.push_back(descriptor.profile.name);
-  if (std::optional<size_t> match = matchDeviceSelector(names, selector))
-    return devices[*match];
-
-  std::string listing;
-  for (const DeviceDescriptor &descriptor : devices)
-    listing += "\n  #" + std::to_string(descriptor.index) + ": " +
-               descriptor.profile.name + " (" + descriptor.platformName + ", " +
-               deviceTypeName(descriptor.profile.type) + ")";
-  return Error(describeUnmatchedSelector("OpenCL", selector, listing));
+  return pickDevice(devices, selector, defaultDeviceIndex(devices), "OpenCL",
+                    kNoDevice, [](const DeviceDescriptor &descriptor) {
+                      return descriptor.platformName + ", " +
+                             deviceTypeName(descriptor.profile.type);
+                    });
 }
 
 std::string

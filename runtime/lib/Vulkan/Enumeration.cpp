@@ -281,37 +281,18 @@ static const char *const kNoDevice =
 Expected<DeviceDescriptor>
 vulkan::selectDevice(const std::vector<DeviceDescriptor> &devices,
                      std::string_view selector) {
-  if (devices.empty())
-    return Error(kNoDevice);
-  if (selector.empty())
-    return devices[*defaultDeviceIndex(devices)];
-  std::vector<std::string> names;
-  for (const DeviceDescriptor &descriptor : devices)
-    names.push_back(descriptor.profile.name);
-  if (std::optional<size_t> match = matchDeviceSelector(names, selector))
-    return devices[*match];
-
-  std::string listing;
-  for (const DeviceDescriptor &descriptor : devices)
-    listing += "\n  #" + std::to_string(descriptor.index) + ": " +
-               descriptor.profile.name + " (Vulkan " + descriptor.apiVersion +
-               ", " + deviceTypeName(descriptor.profile.type) + ")";
-  return Error(describeUnmatchedSelector("Vulkan", selector, listing));
+  return pickDevice(devices, selector, defaultDeviceIndex(devices), "Vulkan",
+                    kNoDevice, [](const DeviceDescriptor &descriptor) {
+                      return "Vulkan " + descriptor.apiVersion + ", " +
+                             deviceTypeName(descriptor.profile.type);
+                    });
 }
 
 Expected<DeviceDescriptor>
 vulkan::chooseDevice(std::string_view selector,
                      const std::string &profilePath) {
-  Expected<std::vector<DeviceDescriptor>> devices = enumerateDevices();
-  if (!devices)
-    return devices.error();
-  Expected<DeviceDescriptor> chosen = selectDevice(*devices, selector);
-  if (!chosen)
-    return chosen.error();
-  if (!profilePath.empty())
-    if (Status status = applyProfileFile(chosen->profile, profilePath); !status)
-      return status.error();
-  return chosen;
+  return chooseWithProfile(enumerateDevices(), selectDevice, selector,
+                           profilePath);
 }
 
 std::string
