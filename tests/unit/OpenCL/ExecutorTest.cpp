@@ -8,6 +8,7 @@
 
 #include "tilec/Runtime/OpenCLExecutor.h"
 
+#include "BundleBuilders.h"
 #include "DeviceFixture.h"
 
 #include <gtest/gtest.h>
@@ -20,17 +21,8 @@ using namespace tilec::opencl;
 namespace {
 
 using Kind = BundleBuffer::Kind;
-
-BundleLaunch launch1D(unsigned kernel, uint64_t global, uint64_t local,
-                      std::vector<unsigned> args) {
-  BundleLaunch launch;
-  launch.kernel = kernel;
-  launch.dims = 1;
-  launch.globalSize = {global, 1, 1};
-  launch.localSize = {local, 1, 1};
-  launch.args = std::move(args);
-  return launch;
-}
+using tilec::testing::iota;
+using tilec::testing::launch1D;
 
 /// C = A + B over 1000 floats, in work-groups of 64 (so the last group has
 /// work-items past the end, which the kernel's guard skips).
@@ -91,13 +83,6 @@ kernel void plus_one(global const int *v, global int *o) {
   bundle.launches = {launch1D(0, 6, 1, {0, 1}), second};
 
   return bundle;
-}
-
-HostTensor iota(DType dtype, const Shape &shape, double scale) {
-  HostTensor tensor(dtype, shape);
-  for (int64_t i = 0; i < tensor.numElements(); ++i)
-    tensor.setDouble(i, scale * static_cast<double>(i));
-  return tensor;
 }
 
 class ExecutorTest : public tilec::testing::DeviceFixture {

@@ -8,6 +8,7 @@
 
 #include "tilec/Runtime/VulkanExecutor.h"
 
+#include "BundleBuilders.h"
 #include "DeviceFixture.h"
 
 #include <gtest/gtest.h>
@@ -21,17 +22,8 @@ using namespace tilec::vulkan;
 namespace {
 
 using Kind = BundleBuffer::Kind;
-
-BundleLaunch launch1D(unsigned kernel, uint64_t global, uint64_t local,
-                      std::vector<unsigned> args) {
-  BundleLaunch launch;
-  launch.kernel = kernel;
-  launch.dims = 1;
-  launch.globalSize = {global, 1, 1};
-  launch.localSize = {local, 1, 1};
-  launch.args = std::move(args);
-  return launch;
-}
+using tilec::testing::iota;
+using tilec::testing::launch1D;
 
 /// C = A + B over `size` floats by kernel "vadd", which writes the first
 /// 1000, in work-groups of 64.
@@ -48,13 +40,6 @@ Bundle vectorAddBundle(int64_t size = 1000) {
   bundle.outputs = {2};
   bundle.launches = {launch1D(0, 1024, 64, {0, 1, 2})};
   return bundle;
-}
-
-HostTensor iota(DType dtype, const Shape &shape, double scale) {
-  HostTensor tensor(dtype, shape);
-  for (int64_t i = 0; i < tensor.numElements(); ++i)
-    tensor.setDouble(i, scale * static_cast<double>(i));
-  return tensor;
 }
 
 class ExecutorTest : public tilec::testing::VulkanFixture {
