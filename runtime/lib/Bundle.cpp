@@ -1,13 +1,12 @@
 //===- Bundle.cpp - The bundle's JSON file form ---------------------------===//
 //
 // {
-//   "format": "tilec-bundle", "version": 2, "producer": "tilec 0.1.0",
+//   "format": "tilec-bundle", "version": 3, "producer": "tilec 0.1.0",
 //   "function": "matmul",
 //   "kernels": [{"name": "k0", "source_location": "mm.tile:3:3",
-//                "flops": 2e6, "bytes": 3e5,
+//                "flops": 2e6, "bytes": 3e5, "spirv": "AwIjBwAFAQA...",
 //                "msl": "#include <metal_stdlib> ..."}],
 //   "opencl_source": "__kernel void k0(...) {...}",
-//   "spirv": "AwIjBwAFAQA...",
 //   "buffers": [{"name": "A", "kind": "input", "dtype": "f32",
 //                "shape": [64, 32], "alias_of": null, "piece_of": null},
 //               {"name": "A.1", "kind": "piece", "dtype": "f32",
@@ -19,9 +18,9 @@
 //   "explanation": "..."
 // }
 //
-// "spirv" is the base64 of the SPIR-V module's little-endian words. It and
-// the kernels' "msl" are empty strings when the bundle was compiled without
-// those targets, and may be missing (bundles of tilec before them). A
+// A kernel's "spirv" is the base64 of its SPIR-V module's little-endian
+// words. It and "msl" are empty strings when the bundle was compiled without
+// those targets; either every kernel has SPIR-V or none has. A
 // launch's dimensions are the length of its size arrays. Keys a reader
 // does not know are ignored, so that additions which old readers may skip
 // (another target's code) need no new version; any change of meaning bumps
@@ -72,6 +71,7 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
                        {"source_location", kernel.sourceLocation},
                        {"flops", kernel.flops},
                        {"bytes", kernel.bytes},
+                       {"spirv", encodeSPIRVWords(kernel.spirv)},
                        {"msl", kernel.msl}});
   ordered buffers = ordered::array();
   for (const BundleBuffer &buffer : bundle.buffers)
@@ -106,7 +106,6 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
   object["function"] = bundle.function;
   object["kernels"] = std::move(kernels);
   object["opencl_source"] = bundle.openclSource;
-  object["spirv"] = encodeSPIRVWords(bundle.spirv);
   object["buffers"] = std::move(buffers);
   object["inputs"] = bundle.inputs;
   object["outputs"] = bundle.outputs;
@@ -243,12 +242,17 @@ public:
       read(*value, where.empty() ? key : where + "." + key, out);
   }
 
-  /// Reads the member `key` of `object` into `out` if there is one.
-  template <class T>
-  void optionalField(const json &object, const std::string &where,
-                     const char *key, T &out) {
-    if (object.contains(key))
-      field(object, where, key, out);
+  /// Reads the member `key` of `object`, the base64 of a SPIR-V module's
+  /// words, into `out`.
+  void spirvField(const json &object, const std::string &where, const char *key,
+                  std::vector<uint32_t> &out) {
+    std::string text;
+    field(object, where, key, text);
+    std::string error;
+    std::optional<std::vector<uint32_t>> words = decodeSPIRVWords(text, error);
+    if (!words)
+      return fail(where + "." + key + ": " + error);
+    out = std::move(*words);
   }
 
   /// Reads the array member `key` of `object`, one element with
@@ -456,6 +460,15 @@ static std::optional<std::string> checkConsistency(const Bundle &bundle) {
           checkList(bundle.outputs, "outputs", BundleBuffer::Kind::Output))
     return problem;
 
+  // Compiled for SPIR-V or not: a module for every kernel, or for none.
+  for (size_t k = 1; k < bundle.kernels.size(); ++k)
+    if (bundle.kernels[k].spirv.empty() != bundle.kernels[0].spirv.empty())
+      return "kernels[" + std::to_string(k) + "]: '" + bundle.kernels[k].name +
+             "' has " +
+             (bundle.kernels[k].spirv.empty() ? "no SPIR-V module" : "SPIR-V") +
+             " but kernels[0] ('" + bundle.kernels[0].name + "') " +
+             (bundle.kernels[0].spirv.empty() ? "has none" : "has one");
+
   for (size_t l = 0; l < bundle.launches.size(); ++l) {
     const BundleLaunch &launch = bundle.launches[l];
     std::string where = "launches[" + std::to_string(l) + "]";
@@ -511,8 +524,6 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
   reader.field(object, top, "producer", bundle.producer);
   reader.field(object, top, "function", bundle.function);
   reader.field(object, top, "opencl_source", bundle.openclSource);
-  std::string spirv;
-  reader.optionalField(object, top, "spirv", spirv);
   reader.field(object, top, "explanation", bundle.explanation);
   reader.objects(
       object, "kernels", bundle.kernels,
@@ -521,7 +532,8 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
         reader.field(item, where, "source_location", kernel.sourceLocation);
         reader.field(item, where, "flops", kernel.flops);
         reader.field(item, where, "bytes", kernel.bytes);
-        reader.optionalField(item, where, "msl", kernel.msl);
+        reader.spirvField(item, where, "spirv", kernel.spirv);
+        reader.field(item, where, "msl", kernel.msl);
       });
   reader.objects(
       object, "buffers", bundle.buffers,
@@ -544,12 +556,6 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
       });
   if (reader.problem())
     return Error(prefix + *reader.problem());
-  std::string spirvError;
-  std::optional<std::vector<uint32_t>> words =
-      decodeSPIRVWords(spirv, spirvError);
-  if (!words)
-    return Error(prefix + "spirv: " + spirvError);
-  bundle.spirv = std::move(*words);
   if (std::optional<std::string> problem = checkConsistency(bundle))
     return Error(prefix + "inconsistent bundle: " + *problem);
   return bundle;

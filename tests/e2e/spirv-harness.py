@@ -3,8 +3,8 @@
 For each `tilec run %s ... --arg ...` RUN line of tests/e2e/*.tile (or
 `tilec run %S/OTHER.tile ...`, which compiles OTHER.tile), with the same
 --arg, --entry and --profile options:
-  - `tilec compile --emit spirv -o FILE` must succeed and `spirv-val
-    --target-env vulkan1.2 FILE` must accept the module;
+  - `tilec compile --emit bundle --target opencl,spirv` must succeed and
+    `spirv-val --target-env vulkan1.2` must accept each kernel's module;
   - `tilec compile --emit msl` must give, for each kernel of the program's
     bundle, a `kernel void <name>(...)` whose `[[buffer(i)]]` arguments are
     the kernel's argument i (SPIRV-Cross keeps only the buffers a kernel
@@ -19,6 +19,7 @@ Prints one line per problem and exits 1 if there is any.
 usage: spirv-harness.py E2E_DIR WORK_DIR
 """
 
+import base64
 import json
 import os
 import re
@@ -94,25 +95,25 @@ REFUSED_F64 = re.compile(
 def check(source, options, work):
     """The problems of one compilation, and the op it was refused for."""
     problems = []
-    spv = os.path.join(work, "module.spv")
-    compiled = compile_to(source, options, "spirv", ["-o", spv])
-    if compiled.returncode != 0:
-        refused = REFUSED_F64.search(compiled.stderr)
+    bundled = compile_to(source, options, "bundle",
+                         ["--target", "opencl,spirv"])
+    if bundled.returncode != 0:
+        refused = REFUSED_F64.search(bundled.stderr)
         if refused:
             return [], refused.group(1)
-        return ["--emit spirv failed: " + compiled.stderr.strip()], None
-    validated = subprocess.run(
-        ["spirv-val", "--target-env", TARGET_ENV, spv],
-        capture_output=True, text=True)
-    if validated.returncode != 0:
-        problems.append("spirv-val: " + (validated.stdout +
-                                         validated.stderr).strip())
-
-    bundled = compile_to(source, options, "bundle", ["--target", "opencl"])
-    if bundled.returncode != 0:
-        return problems + ["--emit bundle failed: " + bundled.stderr.strip()
-                           ], None
+        return ["--emit bundle failed: " + bundled.stderr.strip()], None
     bundle = json.loads(bundled.stdout)
+    spv = os.path.join(work, "kernel.spv")
+    for kernel in bundle["kernels"]:
+        with open(spv, "wb") as f:
+            f.write(base64.b64decode(kernel["spirv"]))
+        validated = subprocess.run(
+            ["spirv-val", "--target-env", TARGET_ENV, spv],
+            capture_output=True, text=True)
+        if validated.returncode != 0:
+            problems.append("%s: spirv-val: %s" % (
+                kernel["name"], (validated.stdout + validated.stderr).strip()))
+
     msl = compile_to(source, options, "msl")
     if re.search(r"\bdouble\b", bundle["opencl_source"]):
         if msl.returncode == 0 or "error: Metal has no f64" not in msl.stderr:

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/iterator.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
@@ -75,13 +76,55 @@ static void writeSPIRVBinary(llvm::ArrayRef<uint32_t> words, raw_ostream &os) {
   }
 }
 
-/// Prints every kernel's MSL, in launch order.
-static void printMSL(const Bundle &bundle, raw_ostream &os) {
-  for (const BundleKernel &kernel : bundle.kernels) {
-    if (&kernel != &bundle.kernels.front())
-      os << "\n";
-    os << kernel.msl;
+/// "k0_T, k1_C", for messages.
+template <class Range>
+static std::string joinKernelNames(const Range &kernels) {
+  std::string names;
+  for (const BundleKernel &kernel : kernels)
+    names += (names.empty() ? "" : ", ") + kernel.name;
+  return names;
+}
+
+/// The kernels to print: the one `--kernel` names, else all, in launch
+/// order; nullopt after reporting a name that is no kernel's.
+static std::optional<std::vector<const BundleKernel *>>
+selectKernels(const Bundle &bundle, StringRef name) {
+  std::vector<const BundleKernel *> kernels;
+  for (const BundleKernel &kernel : bundle.kernels)
+    if (name.empty() || kernel.name == name)
+      kernels.push_back(&kernel);
+  if (kernels.empty() && !name.empty()) {
+    reportError("--kernel " + name.str() +
+                ": the program has no kernel of that name; its kernels are " +
+                joinKernelNames(bundle.kernels));
+    return std::nullopt;
   }
+  return kernels;
+}
+
+/// Prints the kernels' MSL.
+static void printMSL(ArrayRef<const BundleKernel *> kernels, raw_ostream &os) {
+  for (const BundleKernel *kernel : kernels) {
+    if (kernel != kernels.front())
+      os << "\n";
+    os << kernel->msl;
+  }
+}
+
+/// Prints the kernels' SPIR-V modules as assembly, each headed by a
+/// `; Kernel <name>` line.
+static bool printSPIRVModules(ArrayRef<const BundleKernel *> kernels,
+                              raw_ostream &os) {
+  for (const BundleKernel *kernel : kernels) {
+    os << "; Kernel " << kernel->name << "\n";
+    std::string error;
+    if (failed(printSPIRVAssembly(kernel->spirv, os, error))) {
+      reportError("cannot disassemble the SPIR-V module of kernel '" +
+                  kernel->name + "': " + error);
+      return false;
+    }
+  }
+  return true;
 }
 
 int runCompile(const CompileOptions &options) {
@@ -93,6 +136,12 @@ int runCompile(const CompileOptions &options) {
   if (!options.targets.empty() && options.emit != EmitKind::Bundle) {
     reportError("--target chooses the code of a bundle: it needs --emit "
                 "bundle");
+    return ExitUsageError;
+  }
+  if (!options.kernel.empty() && options.emit != EmitKind::Spirv &&
+      options.emit != EmitKind::SpirvAsm && options.emit != EmitKind::Msl) {
+    reportError("--kernel chooses the kernel to print: it needs --emit spirv, "
+                "spirv-asm or msl");
     return ExitUsageError;
   }
   // Like clang: a binary on a terminal helps nobody and may upset it.
@@ -140,6 +189,25 @@ int runCompile(const CompileOptions &options) {
     return ExitSuccess;
   }
 
+  std::vector<const BundleKernel *> kernels;
+  if (options.emit == EmitKind::Spirv || options.emit == EmitKind::SpirvAsm ||
+      options.emit == EmitKind::Msl) {
+    std::optional<std::vector<const BundleKernel *>> selected =
+        selectKernels(*bundle, options.kernel);
+    if (!selected)
+      return ExitUsageError;
+    kernels = std::move(*selected);
+  }
+  // A SPIR-V binary is one module, and each kernel has its own.
+  if (options.emit == EmitKind::Spirv && kernels.size() != 1) {
+    reportError("the program has " + std::to_string(kernels.size()) +
+                " kernels, each a SPIR-V module of its own: choose one with "
+                "--kernel (" +
+                joinKernelNames(make_pointee_range(kernels)) +
+                "), or --emit spirv-asm for all");
+    return ExitUsageError;
+  }
+
   std::error_code ec;
   ToolOutputFile output(options.outputPath, ec,
                         options.emit == EmitKind::Spirv ? sys::fs::OF_None
@@ -151,15 +219,12 @@ int runCompile(const CompileOptions &options) {
   if (options.emit == EmitKind::OpenCL) {
     output.os() << bundle->openclSource;
   } else if (options.emit == EmitKind::Spirv) {
-    writeSPIRVBinary(bundle->spirv, output.os());
+    writeSPIRVBinary(kernels.front()->spirv, output.os());
   } else if (options.emit == EmitKind::SpirvAsm) {
-    std::string error;
-    if (failed(printSPIRVAssembly(bundle->spirv, output.os(), error))) {
-      reportError("cannot disassemble the SPIR-V module: " + error);
+    if (!printSPIRVModules(kernels, output.os()))
       return ExitProgramError;
-    }
   } else if (options.emit == EmitKind::Msl) {
-    printMSL(*bundle, output.os());
+    printMSL(kernels, output.os());
   } else if (options.emit == EmitKind::Bundle) {
     output.os() << serializeBundle(*bundle);
   } else if (!printSourceForm(options, *source, *program, output.os())) {

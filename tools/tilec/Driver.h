@@ -143,6 +143,9 @@ struct CompileOptions {
   EmitKind emit = EmitKind::None;
   /// With --emit bundle: the code it carries (docs/cli.md says the default).
   std::vector<TargetKind> targets;
+  /// With --emit spirv, spirv-asm or msl: the one kernel to print (all when
+  /// empty).
+  std::string kernel;
   /// With --emit mlir: print each op's .tile source location.
   bool printLocations = false;
   /// Print the scheduler's choices and their reasons.

@@ -2,7 +2,8 @@
 //
 // tilec compile FILE.tile --arg NAME=DTYPE[dims] ...
 //               [--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle]
-//               [--target opencl,spirv,msl] [--explain] [-o OUT]
+//               [--target opencl,spirv,msl] [--kernel NAME] [--explain]
+//               [-o OUT]
 // tilec run FILE.tile [--in NAME=FILE.npy | --arg ... --random] [--out DIR]
 //                     [--backend opencl|vulkan|reference] [--check]
 // tilec bench FILE.tile --arg NAME=DTYPE[dims] ... [--repeat N]
@@ -68,9 +69,9 @@ static cl::opt<EmitKind> emit(
                clEnumValN(EmitKind::OpenCL, "opencl",
                           "the OpenCL C of the kernels, for the device"),
                clEnumValN(EmitKind::Spirv, "spirv",
-                          "the kernels' Vulkan SPIR-V module (binary)"),
+                          "a kernel's Vulkan SPIR-V module (binary)"),
                clEnumValN(EmitKind::SpirvAsm, "spirv-asm",
-                          "the kernels' Vulkan SPIR-V module (assembly)"),
+                          "every kernel's Vulkan SPIR-V module (assembly)"),
                clEnumValN(EmitKind::Msl, "msl",
                           "the Metal Shading Language of every kernel"),
                clEnumValN(EmitKind::Bundle, "bundle",
@@ -85,6 +86,11 @@ static cl::list<TargetKind> targets(
                clEnumValN(TargetKind::Spirv, "spirv", "SPIR-V for Vulkan"),
                clEnumValN(TargetKind::Msl, "msl", "MSL for Metal")),
     cl::sub(compileCommand), cl::cat(tilecCategory));
+static cl::opt<std::string> kernel(
+    "kernel",
+    cl::desc("With --emit spirv, spirv-asm or msl, the one kernel to print "
+             "(--emit spirv needs it for a program of several kernels)"),
+    cl::value_desc("name"), cl::sub(compileCommand), cl::cat(tilecCategory));
 static cl::opt<bool>
     explain("explain",
             cl::desc("Print each kernel's schedule for the device, and why"),
@@ -161,9 +167,9 @@ int main(int argc, char **argv) {
     return ExitUsageError;
 
   if (compileCommand) {
-    CompileOptions options{inputPath, entry,          argSpecs, emit,
-                           targets,   printLocations, explain,  outputPath,
-                           device,    profile};
+    CompileOptions options{inputPath,  entry,  argSpecs,       emit,
+                           targets,    kernel, printLocations, explain,
+                           outputPath, device, profile};
     return runCompile(options);
   }
   if (runCommand) {

@@ -72,24 +72,24 @@ static void reportThroughSourceMgr(Diagnostic &diag,
                            llvm::SourceMgr::DK_Note, note.str());
 }
 
-/// Fills the bundle's SPIR-V module and, when asked, each kernel's MSL, from
-/// the kernel IR's gpu.module. Errors are reported at the kernels.
+/// Fills each kernel's SPIR-V module and, when asked, its MSL, from the
+/// kernel IR's gpu.module. Errors are reported at the kernels.
 static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle) {
   auto kernelModules = module.getOps<gpu::GPUModuleOp>();
   if (llvm::range_size(kernelModules) != 1)
     return module.emitError("expected one gpu.module in the kernel IR");
   gpu::GPUModuleOp kernels = *kernelModules.begin();
-  FailureOr<std::vector<uint32_t>> words = translateToSPIRV(kernels);
-  if (failed(words))
-    return failure();
-  bundle.spirv = std::move(*words);
-  if (!msl)
-    return success();
   for (BundleKernel &kernel : bundle.kernels) {
     auto func = kernels.lookupSymbol<gpu::GPUFuncOp>(kernel.name);
     if (!func)
       return kernels.emitError("no kernel named '") << kernel.name << "'";
-    FailureOr<std::string> source = translateToMSL(func, bundle.spirv);
+    FailureOr<std::vector<uint32_t>> words = translateToSPIRV(func);
+    if (failed(words))
+      return failure();
+    kernel.spirv = std::move(*words);
+    if (!msl)
+      continue;
+    FailureOr<std::string> source = translateToMSL(func, kernel.spirv);
     if (failed(source))
       return failure();
     kernel.msl = std::move(*source);

@@ -1,8 +1,8 @@
 //===- SPIRVConversion.cpp - The kernel IR to a SPIR-V binary -------------===//
 //
-// The kernels, cloned into a scratch module and prepared
-// (SPIRVPreparation.cpp), are converted by MLIR's upstream GPU, SCF, arith,
-// math, memref, vector and index conversions to one spirv.module; its ABI
+// A kernel, cloned alone into a scratch module and prepared
+// (SPIRVPreparation.cpp), is converted by MLIR's upstream GPU, SCF, arith,
+// math, memref, vector and index conversions to a spirv.module; its ABI
 // attributes become interface variables and entry points, its
 // version/capability/extension triple shrinks to what it uses, and the
 // serialised words are validated by SPIRV-Tools.
@@ -30,8 +30,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
-#include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -153,160 +151,11 @@ static void forbidContraction(spirv::ModuleOp module) {
   });
 }
 
-namespace {
-/// A Workgroup variable as sharing sees it: a struct of one array, indexed
-/// element by element (every use of its address is an access chain), so
-/// that a variable with a longer array of the same elements can stand in.
-struct WorkgroupArray {
-  spirv::GlobalVariableOp variable;
-  /// The array's element type and stride: what sharing variables must have
-  /// in common.
-  std::pair<Type, unsigned> elements;
-  int64_t bytes;
-};
-
-/// Variables that kernels share: one at most of each kernel.
-struct WorkgroupSlot {
-  std::pair<Type, unsigned> elements;
-  int64_t bytes = 0;
-  SmallVector<WorkgroupArray> members;
-  DenseSet<Operation *> kernels;
-};
-} // namespace
-
-/// `variable` as a WorkgroupArray, if it is one that sharing may retype.
-static std::optional<WorkgroupArray>
-asWorkgroupArray(spirv::GlobalVariableOp variable, spirv::ModuleOp module) {
-  auto pointer = cast<spirv::PointerType>(variable.getType());
-  if (pointer.getStorageClass() != spirv::StorageClass::Workgroup)
-    return std::nullopt;
-  auto structType = dyn_cast<spirv::StructType>(pointer.getPointeeType());
-  if (!structType || structType.getNumElements() != 1)
-    return std::nullopt;
-  auto array = dyn_cast<spirv::ArrayType>(structType.getElementType(0));
-  if (!array)
-    return std::nullopt;
-  std::optional<int64_t> bytes = array.getSizeInBytes();
-  if (!bytes)
-    return std::nullopt;
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(variable.getSymNameAttr(), module);
-  if (!uses)
-    return std::nullopt;
-  for (const SymbolTable::SymbolUse &use : *uses) {
-    auto address = dyn_cast<spirv::AddressOfOp>(use.getUser());
-    if (!address || !llvm::all_of(address->getUsers(), [](Operation *user) {
-          return isa<spirv::AccessChainOp>(user);
-        }))
-      return std::nullopt;
-  }
-  return WorkgroupArray{
-      variable, {array.getElementType(), array.getArrayStride()}, *bytes};
-}
-
-/// Lets the kernels share their Workgroup variables. Every dispatch has
-/// work-group memory of its own, so kernels may use the same variable; but
-/// Vulkan's validation layer charges each kernel with the Workgroup
-/// variables of the whole module (Vulkan-ValidationLayers sums every
-/// Workgroup OpVariable of the module, whatever the entry point and its
-/// interface), so a module of several kernels that each fit the device was
-/// refused. Each kernel's arrays, longest first, join a slot of arrays of
-/// the same elements that no other array of the kernel uses, when the slot
-/// (sized to its longest array) keeps the module's Workgroup memory within
-/// the most that one kernel uses: every kernel then still fits where it
-/// fitted alone. An array that fits no slot gets one of its own. Kernels
-/// are not called from other functions (the kernel IR has no calls), so a
-/// variable's users are the kernel's own.
-static void shareWorkgroupVariables(spirv::ModuleOp module) {
-  SmallVector<std::pair<Operation *, SmallVector<WorkgroupArray>>> kernels;
-  DenseSet<Operation *> seen;
-  int64_t mostOfOneKernel = 0;
-  for (auto kernel : module.getOps<spirv::FuncOp>()) {
-    SetVector<Operation *> variables;
-    bool unshareable = false;
-    kernel.walk([&](spirv::AddressOfOp address) {
-      auto variable = module.lookupSymbol<spirv::GlobalVariableOp>(
-          address.getVariableAttr());
-      if (cast<spirv::PointerType>(variable.getType()).getStorageClass() ==
-          spirv::StorageClass::Workgroup)
-        variables.insert(variable);
-    });
-    SmallVector<WorkgroupArray> arrays;
-    int64_t bytes = 0;
-    for (Operation *variable : variables) {
-      std::optional<WorkgroupArray> array =
-          asWorkgroupArray(cast<spirv::GlobalVariableOp>(variable), module);
-      // A variable that several kernels use already is left alone, and so
-      // is every other then.
-      unshareable |= !array || !seen.insert(variable).second;
-      if (array) {
-        arrays.push_back(*array);
-        bytes += array->bytes;
-      }
-    }
-    // Without the sizes of all its variables, the kernel's need is unknown:
-    // nothing is shared.
-    if (unshareable)
-      return;
-    llvm::stable_sort(
-        arrays, [](const auto &a, const auto &b) { return a.bytes > b.bytes; });
-    mostOfOneKernel = std::max(mostOfOneKernel, bytes);
-    kernels.push_back({kernel, std::move(arrays)});
-  }
-
-  SmallVector<WorkgroupSlot> slots;
-  int64_t total = 0;
-  for (auto &[kernel, arrays] : kernels) {
-    for (const WorkgroupArray &array : arrays) {
-      WorkgroupSlot *best = nullptr;
-      int64_t bestGrowth = 0;
-      for (WorkgroupSlot &slot : slots) {
-        int64_t growth = std::max<int64_t>(0, array.bytes - slot.bytes);
-        if (slot.elements != array.elements || slot.kernels.count(kernel) ||
-            total + growth > mostOfOneKernel || (best && growth >= bestGrowth))
-          continue;
-        best = &slot;
-        bestGrowth = growth;
-      }
-      if (!best) {
-        best = &slots.emplace_back();
-        best->elements = array.elements;
-        bestGrowth = array.bytes;
-      }
-      total += bestGrowth;
-      best->bytes = std::max(best->bytes, array.bytes);
-      best->members.push_back(array);
-      best->kernels.insert(kernel);
-    }
-  }
-
-  // Each slot becomes its longest member; the others' addresses are its.
-  for (WorkgroupSlot &slot : slots) {
-    spirv::GlobalVariableOp longest =
-        llvm::max_element(slot.members, [](const auto &a, const auto &b) {
-          return a.bytes < b.bytes;
-        })->variable;
-    for (WorkgroupArray &member : slot.members) {
-      if (member.variable == longest)
-        continue;
-      // asWorkgroupArray has checked that every use is an address.
-      std::optional<SymbolTable::UseRange> uses =
-          SymbolTable::getSymbolUses(member.variable.getSymNameAttr(), module);
-      SmallVector<spirv::AddressOfOp> addresses;
-      for (const SymbolTable::SymbolUse &use : *uses)
-        addresses.push_back(cast<spirv::AddressOfOp>(use.getUser()));
-      for (spirv::AddressOfOp address : addresses) {
-        address.setVariableAttr(
-            FlatSymbolRefAttr::get(longest.getSymNameAttr()));
-        address.getPointer().setType(longest.getType());
-      }
-      member.variable.erase();
-    }
-  }
-}
-
-FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
-  MLIRContext *context = kernels.getContext();
+FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUFuncOp kernel) {
+  auto kernels = kernel->getParentOfType<gpu::GPUModuleOp>();
+  if (!kernels)
+    return kernel.emitError("a kernel to translate must be in a gpu.module");
+  MLIRContext *context = kernel.getContext();
   context->loadDialect<spirv::SPIRVDialect>();
   auto parent = kernels->getParentOfType<ModuleOp>();
   auto indexBits =
@@ -318,7 +167,14 @@ FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernels.getLoc());
   OpBuilder builder(context);
   builder.setInsertionPointToStart(scratch->getBody());
-  auto clone = cast<gpu::GPUModuleOp>(builder.clone(*kernels));
+  // The kernel alone in a module of its own: the module then declares only
+  // its Workgroup memory, which Vulkan charges per module, not per entry
+  // point.
+  auto clone =
+      builder.create<gpu::GPUModuleOp>(kernels.getLoc(), kernels.getName());
+  clone->setAttrs(kernels->getAttrs());
+  builder.setInsertionPointToStart(clone.getBody());
+  builder.clone(*kernel);
   clone->setAttr(spirv::getTargetEnvAttrName(), getVulkanTargetEnv(context));
   if (failed(prepareKernelsForSPIRV(clone)) ||
       failed(convertToSPIRVDialect(clone, indexBits.getInt() == 64)))
@@ -329,7 +185,6 @@ FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
     return kernels.emitError("the SPIR-V conversion did not produce one "
                              "spirv.module");
   spirv::ModuleOp spirvModule = *spirvModules.begin();
-  shareWorkgroupVariables(spirvModule);
   forbidContraction(spirvModule);
   PassManager passes(context);
   OpPassManager &modulePasses = passes.nest<spirv::ModuleOp>();
@@ -343,9 +198,9 @@ FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUModuleOp kernels) {
     return failure();
   std::string error;
   if (failed(validateSPIRV(words, error)))
-    return kernels.emitError("internal error: the SPIR-V module of these "
-                             "kernels is invalid for ")
-           << kSPIRVTargetEnvName << ": " << error;
+    return kernel.emitError("internal error: the SPIR-V module of kernel '")
+           << kernel.getName() << "' is invalid for " << kSPIRVTargetEnvName
+           << ": " << error;
   return std::vector<uint32_t>(words.begin(), words.end());
 }
 

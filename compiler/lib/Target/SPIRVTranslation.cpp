@@ -17,7 +17,7 @@ using namespace mlir;
 void tilec::registerKernelIRToSPIRVTranslation() {
   static TranslateFromMLIRRegistration registration(
       "kernel-ir-to-spirv",
-      "convert the kernels of a kernel-IR module to a Vulkan SPIR-V module, "
+      "convert each kernel of a kernel-IR module to a Vulkan SPIR-V module, "
       "printed as SPIRV-Tools assembly",
       [](ModuleOp module, llvm::raw_ostream &os) -> LogicalResult {
         auto kernelModules = module.getOps<gpu::GPUModuleOp>();
@@ -25,13 +25,15 @@ void tilec::registerKernelIRToSPIRVTranslation() {
         if (count != 1)
           return module.emitError()
                  << "expected one gpu.module in the kernel IR, found " << count;
-        FailureOr<std::vector<uint32_t>> words =
-            translateToSPIRV(*kernelModules.begin());
-        if (failed(words))
-          return failure();
-        std::string error;
-        if (failed(printSPIRVAssembly(*words, os, error)))
-          return module.emitError("cannot disassemble the SPIR-V: ") << error;
+        for (auto kernel : (*kernelModules.begin()).getOps<gpu::GPUFuncOp>()) {
+          FailureOr<std::vector<uint32_t>> words = translateToSPIRV(kernel);
+          if (failed(words))
+            return failure();
+          std::string error;
+          os << "; Kernel " << kernel.getName() << "\n";
+          if (failed(printSPIRVAssembly(*words, os, error)))
+            return module.emitError("cannot disassemble the SPIR-V: ") << error;
+        }
         return success();
       },
       [](DialectRegistry &registry) {

@@ -41,18 +41,18 @@ VulkanExecutor::create(Device &device, Bundle bundle, std::string name) {
 }
 
 Status VulkanExecutor::createPipelines() {
-  if (program.spirv.empty())
+  // The parser has checked that every kernel has a module or none has.
+  if (!program.kernels.empty() && program.kernels[0].spirv.empty())
     return fail("the bundle of " + quoted(program.function) +
                 " has no SPIR-V: it was compiled without the spirv target");
-  Expected<std::shared_ptr<const ShaderModule>> created =
-      device.createShaderModule(program.spirv, program.function);
-  if (!created)
-    return fail(created.error());
-  module = std::move(*created);
-
   pipelines.resize(program.kernels.size());
   for (unsigned k = 0; k < program.kernels.size(); ++k) {
     const std::string &entry = program.kernels[k].name;
+    Expected<std::shared_ptr<const ShaderModule>> module =
+        device.createShaderModule(program.kernels[k].spirv, entry);
+    if (!module)
+      return fail(plan->describeKernel(k) + ": " + module.error().message(),
+                  module.error().driverCode());
     // The first launch of the kernel says how many buffers it takes.
     const BundleLaunch *first = nullptr;
     for (const BundleLaunch &launch : program.launches)
@@ -61,13 +61,13 @@ Status VulkanExecutor::createPipelines() {
         break;
       }
     if (!first) {
-      if (!module->findEntryPoint(entry))
+      if (!(*module)->findEntryPoint(entry))
         return fail(plan->describeKernel(k) + ": the SPIR-V has no entry "
                                               "point of that name");
       continue;
     }
     Expected<ComputePipeline> pipeline = device.createPipeline(
-        *module, entry, static_cast<uint32_t>(first->args.size()));
+        **module, entry, static_cast<uint32_t>(first->args.size()));
     if (!pipeline)
       return fail(plan->describeKernel(k) + ": " + pipeline.error().message(),
                   pipeline.error().driverCode());

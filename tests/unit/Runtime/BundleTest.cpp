@@ -22,14 +22,21 @@ Bundle sampleBundle() {
   Bundle bundle;
   bundle.producer = "tilec 0.1.0";
   bundle.function = "dense";
-  bundle.kernels = {{"matmul_0", "dense.tile:3:3", 2.0 * 32 * 64 * 16, 12416,
+  // SPIR-V headers (magic number, version 1.5, generator, bound, schema).
+  bundle.kernels = {{"matmul_0",
+                     "dense.tile:3:3",
+                     2.0 * 32 * 64 * 16,
+                     12416,
+                     {0x07230203, 0x00010500, 0x00080001, 42, 0},
                      "kernel void matmul_0(device float *x [[buffer(0)]]) {}"},
-                    {"relu_1", "dense.tile:4:3", 512, 4096,
+                    {"relu_1",
+                     "dense.tile:4:3",
+                     512,
+                     4096,
+                     {0x07230203, 0x00010500, 0x00080001, 17, 0},
                      "kernel void relu_1(device float *y [[buffer(0)]]) {}"}};
   bundle.openclSource = "kernel void matmul_0(global float *x) {}\n"
                         "kernel void relu_1(global float *y) {}\n";
-  // A SPIR-V header (magic number, version 1.5, generator, bound, schema).
-  bundle.spirv = {0x07230203, 0x00010500, 0x00080001, 42, 0};
   using Kind = BundleBuffer::Kind;
   bundle.buffers = {{"X", Kind::Input, DType::F32, {32, 64}, std::nullopt},
                     {"W", Kind::Input, DType::F16, {64, 16}, std::nullopt},
@@ -58,7 +65,6 @@ void expectSameBundle(const Bundle &actual, const Bundle &expected) {
   EXPECT_EQ(actual.producer, expected.producer);
   EXPECT_EQ(actual.function, expected.function);
   EXPECT_EQ(actual.openclSource, expected.openclSource);
-  EXPECT_EQ(actual.spirv, expected.spirv);
   EXPECT_EQ(actual.explanation, expected.explanation);
   EXPECT_EQ(actual.inputs, expected.inputs);
   EXPECT_EQ(actual.outputs, expected.outputs);
@@ -69,6 +75,7 @@ void expectSameBundle(const Bundle &actual, const Bundle &expected) {
               expected.kernels[i].sourceLocation);
     EXPECT_EQ(actual.kernels[i].flops, expected.kernels[i].flops);
     EXPECT_EQ(actual.kernels[i].bytes, expected.kernels[i].bytes);
+    EXPECT_EQ(actual.kernels[i].spirv, expected.kernels[i].spirv);
     EXPECT_EQ(actual.kernels[i].msl, expected.kernels[i].msl);
   }
   ASSERT_EQ(actual.buffers.size(), expected.buffers.size());
@@ -161,52 +168,62 @@ TEST(BundleTest, SPIRVIsBase64OfLittleEndianWords) {
   Bundle bundle = sampleBundle();
   // 4, 8 and 12 bytes: base64 with two, one and no padding characters.
   for (size_t count : {1, 2, 3}) {
-    bundle.spirv = {0x07230203, 0x00010500, 0xdeadbeef};
-    bundle.spirv.resize(count);
+    std::vector<uint32_t> &words = bundle.kernels[1].spirv;
+    words = {0x07230203, 0x00010500, 0xdeadbeef};
+    words.resize(count);
     Expected<Bundle> parsed = parseBundle(serializeBundle(bundle), "b.json");
     ASSERT_TRUE(parsed) << parsed.error().message();
-    EXPECT_EQ(parsed->spirv, bundle.spirv);
+    EXPECT_EQ(parsed->kernels[1].spirv, words);
   }
-  bundle.spirv = {0x07230203};
+  bundle.kernels[1].spirv = {0x07230203};
   json object = json::parse(serializeBundle(bundle));
-  EXPECT_EQ(object["spirv"], "AwIjBw==");
+  EXPECT_EQ(object["kernels"][1]["spirv"], "AwIjBw==");
   EXPECT_EQ(object["kernels"][1]["msl"],
             "kernel void relu_1(device float *y [[buffer(0)]]) {}");
 }
 
 TEST(BundleTest, BundlesWithoutSPIRVOrMSLAreRead) {
   Bundle bundle = sampleBundle();
-  bundle.spirv.clear();
-  for (BundleKernel &kernel : bundle.kernels)
+  for (BundleKernel &kernel : bundle.kernels) {
+    kernel.spirv.clear();
     kernel.msl.clear();
-  EXPECT_EQ(json::parse(serializeBundle(bundle))["spirv"], "");
-  // Bundles written before these targets have neither key.
-  json object = json::parse(serializeBundle(sampleBundle()));
-  object.erase("spirv");
-  for (json &kernel : object["kernels"])
-    kernel.erase("msl");
+  }
+  json object = json::parse(serializeBundle(bundle));
+  EXPECT_EQ(object["kernels"][0]["spirv"], "");
+  EXPECT_EQ(object["kernels"][0]["msl"], "");
   Expected<Bundle> parsed = parseBundle(object.dump(), "b.json");
   ASSERT_TRUE(parsed) << parsed.error().message();
   expectSameBundle(*parsed, bundle);
 }
 
+TEST(BundleTest, EveryKernelOrNoneHasSPIRV) {
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][1]["spirv"] = ""; }),
+            "b.json: inconsistent bundle: kernels[1]: 'relu_1' has no SPIR-V "
+            "module but kernels[0] ('matmul_0') has one");
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][0]["spirv"] = ""; }),
+            "b.json: inconsistent bundle: kernels[1]: 'relu_1' has SPIR-V but "
+            "kernels[0] ('matmul_0') has none");
+}
+
 TEST(BundleTest, CorruptSPIRVIsRefused) {
   auto withSPIRV = [](const char *text) {
-    return errorAfter([&](json &b) { b["spirv"] = text; });
+    return errorAfter([&](json &b) { b["kernels"][1]["spirv"] = text; });
   };
-  EXPECT_EQ(withSPIRV("AwIj*w=="),
-            "b.json: spirv: not base64: the character '*' at offset 4");
-  EXPECT_EQ(withSPIRV("AwI=jBw="),
-            "b.json: spirv: not base64: the character '=' at offset 3");
-  EXPECT_EQ(withSPIRV("AwIjB"), "b.json: spirv: not base64: its length, 5, "
-                                "is not a multiple of 4");
-  EXPECT_EQ(withSPIRV("AwIj"),
-            "b.json: spirv: 3 bytes are not a whole number of 32-bit words");
+  EXPECT_EQ(withSPIRV("AwIj*w=="), "b.json: kernels[1].spirv: not base64: the "
+                                   "character '*' at offset 4");
+  EXPECT_EQ(withSPIRV("AwI=jBw="), "b.json: kernels[1].spirv: not base64: the "
+                                   "character '=' at offset 3");
+  EXPECT_EQ(withSPIRV("AwIjB"), "b.json: kernels[1].spirv: not base64: its "
+                                "length, 5, is not a multiple of 4");
+  EXPECT_EQ(withSPIRV("AwIj"), "b.json: kernels[1].spirv: 3 bytes are not a "
+                               "whole number of 32-bit words");
   EXPECT_EQ(withSPIRV("AAAAAA=="),
-            "b.json: spirv: not a SPIR-V module: its first word is "
+            "b.json: kernels[1].spirv: not a SPIR-V module: its first word is "
             "0x00000000, not the magic number 0x07230203");
-  EXPECT_EQ(errorAfter([](json &b) { b["spirv"] = 7; }),
-            "b.json: spirv: expected a string, got 7");
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][0]["spirv"] = 7; }),
+            "b.json: kernels[0].spirv: expected a string, got 7");
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][0].erase("spirv"); }),
+            "b.json: kernels[0]: the key 'spirv' is missing");
   EXPECT_EQ(errorAfter([](json &b) { b["kernels"][0]["msl"] = nullptr; }),
             "b.json: kernels[0].msl: expected a string, got null");
 }
@@ -272,18 +289,21 @@ TEST(BundleTest, OtherFormatsAndVersionsAreRefused) {
             "b.json: not a tilec bundle (no \"format\": \"tilec-bundle\")");
   EXPECT_EQ(
       errorAfter([](json &b) { b["version"] = kBundleFormatVersion + 1; }),
-      "b.json: bundle format version 3 is not supported: this runtime "
-      "reads version 2 (recompile the program with this tilec)");
+      "b.json: bundle format version 4 is not supported: this runtime "
+      "reads version 3 (recompile the program with this tilec)");
   EXPECT_EQ(errorAfter([](json &b) { b.erase("version"); }),
             "b.json: bundle format version null is not supported: this "
-            "runtime reads version 2 (recompile the program with this tilec)");
-  EXPECT_EQ(errorAfter([](json &b) { b["version"] = "2"; }),
-            "b.json: bundle format version \"2\" is not supported: this "
-            "runtime reads version 2 (recompile the program with this tilec)");
-  // Version 1 had no pieces; its files are refused, not misread.
-  EXPECT_EQ(errorAfter([](json &b) { b["version"] = 1; }),
-            "b.json: bundle format version 1 is not supported: this runtime "
-            "reads version 2 (recompile the program with this tilec)");
+            "runtime reads version 3 (recompile the program with this tilec)");
+  EXPECT_EQ(errorAfter([](json &b) { b["version"] = "3"; }),
+            "b.json: bundle format version \"3\" is not supported: this "
+            "runtime reads version 3 (recompile the program with this tilec)");
+  // Version 1 had no pieces and version 2 one SPIR-V module for all
+  // kernels; their files are refused, not misread.
+  for (int old : {1, 2})
+    EXPECT_EQ(errorAfter([&](json &b) { b["version"] = old; }),
+              "b.json: bundle format version " + std::to_string(old) +
+                  " is not supported: this runtime reads version 3 "
+                  "(recompile the program with this tilec)");
 }
 
 TEST(BundleTest, WrongTypesNameTheField) {

@@ -31,8 +31,8 @@ Bundle vectorAddBundle(int64_t size = 1000) {
   Bundle bundle;
   bundle.producer = "hand-written";
   bundle.function = "vadd";
-  bundle.kernels = {{"vadd", "vadd.tile:2:3", 1000, 12000, ""}};
-  bundle.spirv = tilec::testing::readTestShader("vadd");
+  bundle.kernels = {{"vadd", "vadd.tile:2:3", 1000, 12000,
+                     tilec::testing::readTestShader("vadd"), ""}};
   bundle.buffers = {{"A", Kind::Input, DType::F32, {size}, std::nullopt},
                     {"B", Kind::Input, DType::F32, {size}, std::nullopt},
                     {"C", Kind::Output, DType::F32, {size}, std::nullopt}};
@@ -93,7 +93,8 @@ TEST_F(ExecutorTest, TensorsStoredAsPieces) {
   // A, B and C (1000 floats) are stored as two pieces of 500 each, and
   // "vhalf" adds the matching pieces.
   Bundle bundle = vectorAddBundle();
-  bundle.kernels.push_back({"vhalf", "vadd.tile:2:3", 500, 6000, ""});
+  bundle.kernels.push_back(
+      {"vhalf", "vadd.tile:2:3", 500, 6000, bundle.kernels[0].spirv, ""});
   for (unsigned whole = 0; whole < 3; ++whole)
     for (uint64_t piece = 0; piece < 2; ++piece)
       bundle.buffers.push_back(
@@ -222,7 +223,7 @@ TEST_F(ExecutorTest, DeviceTensorsChainWithoutCopies) {
 
 TEST_F(ExecutorTest, ABundleWithoutSpirvIsRefused) {
   Bundle bundle = vectorAddBundle();
-  bundle.spirv.clear();
+  bundle.kernels[0].spirv.clear();
   EXPECT_EQ(prepareError(bundle),
             "test.json: the bundle of 'vadd' has no SPIR-V: it was compiled "
             "without the spirv target");
@@ -230,9 +231,10 @@ TEST_F(ExecutorTest, ABundleWithoutSpirvIsRefused) {
 
 TEST_F(ExecutorTest, BadSpirvIsRefused) {
   Bundle bundle = vectorAddBundle();
-  bundle.spirv.resize(3);
-  EXPECT_EQ(prepareError(bundle), "test.json: the SPIR-V of 'vadd' is not a "
-                                  "SPIR-V module (no SPIR-V header)");
+  bundle.kernels[0].spirv.resize(3);
+  EXPECT_EQ(prepareError(bundle),
+            "test.json: kernel 'vadd' (vadd.tile:2:3): the SPIR-V of 'vadd' "
+            "is not a SPIR-V module (no SPIR-V header)");
 }
 
 TEST_F(ExecutorTest, MissingEntryPointNamesTheKernel) {
@@ -284,8 +286,8 @@ Bundle f64Bundle(bool useDoubles) {
   Bundle bundle;
   bundle.producer = "hand-written";
   bundle.function = useDoubles ? "dadd" : "fcopy";
-  bundle.kernels = {{bundle.function, "f64.tile:1:1", 8, 8, ""}};
-  bundle.spirv = tilec::testing::readTestShader("f64");
+  bundle.kernels = {{bundle.function, "f64.tile:1:1", 8, 8,
+                     tilec::testing::readTestShader("f64"), ""}};
   DType dtype = useDoubles ? DType::F64 : DType::F32;
   bundle.buffers = {
       {"A", Kind::Input, dtype, {8}, std::nullopt},

@@ -25,7 +25,7 @@ inline constexpr unsigned kMSLMajorVersion = 2;
 inline constexpr unsigned kMSLMinorVersion = 3;
 
 /// Translates the entry point of `kernel` in `spirv` (the module that
-/// translateToSPIRV made of the kernel's gpu.module) to MSL: a
+/// translateToSPIRV made of the kernel) to MSL: a
 /// `kernel void <name>(...)` whose argument i is `[[buffer(i)]]`, preceded
 /// by a comment giving its threadgroup size. SPIRV-Cross's refusal (f64,
 /// which Metal lacks) is reported at the kernel; returns failure then.

@@ -1,7 +1,7 @@
 //===- SPIRV.h - The kernel IR as a Vulkan SPIR-V module --------*- C++ -*-===//
 //
-// The SPIR-V target: the kernels of a kernel-IR module (docs/kernel-ir.md)
-// converted by MLIR's upstream conversions to one `spirv.module` for Vulkan
+// The SPIR-V target: each kernel of a kernel-IR module (docs/kernel-ir.md)
+// converted by MLIR's upstream conversions to a `spirv.module` for Vulkan
 // compute, serialised, and validated with SPIRV-Tools before anything else
 // sees it. Where a GLSL.std.450 instruction does not mean what Tile means
 // (pow of a negative base, atan2(0, 0)), is too imprecise (tanh) or missing
@@ -31,15 +31,17 @@ namespace tilec {
 /// SPIRV-Tools names it (`spirv-val --target-env`): Vulkan 1.2, SPIR-V 1.5.
 inline constexpr const char *kSPIRVTargetEnvName = "vulkan1.2";
 
-/// Converts every `gpu.func` of `kernels` to an entry point of one SPIR-V
-/// module (argument i at descriptor set 0, binding i; the work-group size of
-/// its `spirv.entry_point_abi`; `index` as wide as the enclosing module's
-/// `tile.index_bits`) and returns its words. `kernels` itself is left alone:
-/// the conversion runs on a clone. An op the conversion cannot translate is
+/// Converts `kernel`, a `gpu.func` of a kernel-IR gpu.module, to the entry
+/// point of a SPIR-V module of its own (argument i at descriptor set 0,
+/// binding i; the work-group size of its `spirv.entry_point_abi`; `index` as
+/// wide as the enclosing module's `tile.index_bits`) and returns its words.
+/// One module per kernel, because Vulkan charges a module's every Workgroup
+/// variable to each of its entry points. `kernel` itself is left alone: the
+/// conversion runs on a clone. An op the conversion cannot translate is
 /// reported at the op, and a module that SPIRV-Tools refuses (a compiler bug)
-/// at the first kernel; returns failure then.
+/// at the kernel; returns failure then.
 mlir::FailureOr<std::vector<uint32_t>>
-translateToSPIRV(mlir::gpu::GPUModuleOp kernels);
+translateToSPIRV(mlir::gpu::GPUFuncOp kernel);
 
 /// Prints `words` as SPIRV-Tools' assembly with friendly names. A module that
 /// cannot be disassembled is a failure, with SPIRV-Tools' message in `error`.
@@ -48,7 +50,8 @@ mlir::LogicalResult printSPIRVAssembly(llvm::ArrayRef<uint32_t> words,
                                        std::string &error);
 
 /// Registers the `kernel-ir-to-spirv` translation (a builtin.module holding
-/// one gpu.module, to SPIR-V assembly) with mlir-translate's registry.
+/// one gpu.module, to the SPIR-V assembly of each kernel's module in turn,
+/// each headed by a `; Kernel <name>` line) with mlir-translate's registry.
 void registerKernelIRToSPIRVTranslation();
 
 } // namespace tilec

@@ -29,7 +29,7 @@
 namespace tilec {
 
 /// The version of the bundle format this runtime reads and writes.
-inline constexpr int kBundleFormatVersion = 2;
+inline constexpr int kBundleFormatVersion = 3;
 
 /// Where a piece lies in the tensor it is part of.
 struct BufferPiece {
@@ -76,8 +76,15 @@ struct BundleKernel {
   /// exact from the program (for `tilec bench`).
   double flops = 0;
   double bytes = 0;
+  /// A SPIR-V module for Vulkan compute holding this kernel alone, named as
+  /// the kernel, its work-group size fixed in the module; empty when the
+  /// bundle was not compiled for Vulkan. Argument i is the storage buffer at
+  /// descriptor set 0, binding i (docs/codegen.md). A module per kernel,
+  /// since Vulkan charges every Workgroup variable of a module to each of
+  /// its entry points.
+  std::vector<uint32_t> spirv;
   /// Metal Shading Language source of this kernel alone, translated from its
-  /// SPIR-V entry point by SPIRV-Cross (the buffer of argument i is
+  /// SPIR-V module by SPIRV-Cross (the buffer of argument i is
   /// `[[buffer(i)]]`); empty when the bundle was not compiled for Metal.
   std::string msl;
 };
@@ -91,11 +98,6 @@ struct Bundle {
   /// OpenCL C 1.2 source of every kernel (one program); empty when the
   /// bundle was not compiled for OpenCL.
   std::string openclSource;
-  /// One SPIR-V module for Vulkan compute with an entry point per kernel,
-  /// named as the kernel, its work-group size fixed in the module; empty when
-  /// the bundle was not compiled for Vulkan. Argument i of a kernel is the
-  /// storage buffer at descriptor set 0, binding i (docs/codegen.md).
-  std::vector<uint32_t> spirv;
   std::vector<BundleBuffer> buffers;
   /// Parameters in declaration order and results in `-> (...)` order:
   /// indexes into `buffers`.

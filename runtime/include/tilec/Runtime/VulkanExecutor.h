@@ -35,8 +35,8 @@ class StoragePlan;
 class VulkanExecutor final : public Executor {
 public:
   /// Prepares `bundle` on `device`, which must outlive the executor: checks
-  /// that the bundle has SPIR-V with an entry point per kernel, that its
-  /// buffers fit the device's profile (each allocation and their total) and
+  /// that the bundle has a SPIR-V module per kernel with its entry point, that
+  /// its buffers fit the device's profile (each allocation and their total) and
   /// that every launch's geometry fits the module and the device; allocates
   /// the buffers and creates the pipelines. `name` (the bundle's file, say)
   /// prefixes every message.
@@ -95,7 +95,6 @@ private:
   /// Host-visible copies of the inputs' and outputs' parts, by bundle
   /// buffer (null for the others).
   std::vector<std::unique_ptr<vulkan::Buffer>> staging;
-  std::shared_ptr<const vulkan::ShaderModule> module;
   /// One per kernel; unset for a kernel that no launch runs.
   std::vector<std::optional<vulkan::ComputePipeline>> pipelines;
   /// The launches with work-items, and a descriptor set and a pair of
