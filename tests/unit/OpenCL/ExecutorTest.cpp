@@ -318,8 +318,9 @@ TEST_F(ExecutorTest, AllocationsAreCheckedAgainstTheProfile) {
       prepare(vectorAddBundle());
   ASSERT_FALSE(tooMuch);
   EXPECT_EQ(tooMuch.error().message(),
-            "test.json: the buffers of 'vadd' take 12000 bytes, more than "
-            "the 10000 bytes of global memory of device '" +
+            "test.json: the buffers of 'vadd' need 12000 bytes at once even "
+            "streamed through the device (12000 in all), more than the 10000 "
+            "bytes of global memory of device '" +
                 descriptor.profile.name +
                 "' (global_mem_bytes of its profile)");
 }

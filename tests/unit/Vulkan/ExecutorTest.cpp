@@ -273,8 +273,9 @@ TEST_F(ExecutorTest, BuffersBeyondTheProfileAreRefused) {
   descriptor.profile.globalMemBytes = 10000;
   open();
   EXPECT_EQ(prepareError(vectorAddBundle()),
-            "test.json: the buffers of 'vadd' take 12000 bytes, more than the "
-            "10000 bytes of global memory of device '" +
+            "test.json: the buffers of 'vadd' need 12000 bytes at once even "
+            "streamed through the device (12000 in all), more than the 10000 "
+            "bytes of global memory of device '" +
                 descriptor.profile.name +
                 "' (global_mem_bytes of its profile)");
 }
