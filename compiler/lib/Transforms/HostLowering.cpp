@@ -642,9 +642,9 @@ LogicalResult HostLowering::planToFitMemory() {
       InFlightDiagnostic diag =
           emitError(function.getLoc())
           << "the program's buffers need " << peak
-          << " bytes at once even streamed through device '" << profile.name
-          << "' (" << total << " bytes in all), more than its memory ("
-          << profile.globalMemBytes << " bytes)";
+          << " bytes at once even streamed through the device (" << total
+          << " bytes in all), more than the memory of device '" << profile.name
+          << "' (" << profile.globalMemBytes << " bytes)";
       if (!unsplittable.empty())
         diag << "; tensors that cannot be split further: "
              << llvm::join(unsplittable, ", ");
