@@ -5,7 +5,9 @@
 // per piece, and transfers go piece by piece), builds its program, then, for
 // each run, uploads the inputs, poisons the outputs and temporaries so that
 // elements no kernel writes stand out, launches the kernels in order and reads
-// the outputs back, with each launch's device time from its event.
+// the outputs back, with each launch's device time from its event. A bundle
+// larger than the device's memory streams instead (Executor.h): storage is
+// allocated per run, launch by launch, and released after a clFinish.
 //
 // An executor is prepared once and may run many times (`tilec bench`); the
 // device's program cache makes a second executor of the same bundle cheap.

@@ -8,7 +8,9 @@
 // and outputs, then, for each run, records one command buffer: the uploads,
 // the poisoning of the outputs and temporaries with 0xFF bytes, every launch
 // in order with a barrier after each and a timestamp around each, and the
-// readbacks; it submits it and waits on a fence.
+// readbacks; it submits it and waits on a fence. A bundle larger than the
+// device's memory streams instead (Executor.h): one command buffer per
+// launch, each waited for before the storage it used is destroyed.
 //
 // Kernel argument i is the storage buffer at descriptor set 0, binding i;
 // each launch has a descriptor set of its own. Failures name the kernel and
