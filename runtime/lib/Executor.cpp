@@ -40,3 +40,10 @@ Status tilec::checkBundleInputs(const Bundle &bundle,
   }
   return Status::success();
 }
+
+std::string tilec::formatMemoryReport(const BundleRun &run,
+                                      const DeviceProfile &profile) {
+  return "memory: at most " + std::to_string(run.peakDeviceBytes) +
+         " bytes on device '" + profile.name + "' at once, of its " +
+         std::to_string(profile.globalMemBytes) + " bytes of global memory";
+}

@@ -63,18 +63,71 @@ std::vector<unsigned> StoragePlan::freshParts() const {
   return parts;
 }
 
-Status StoragePlan::checkFootprint(const DeviceProfile &profile) const {
+uint64_t StoragePlan::totalBytes() const {
   uint64_t total = 0;
   for (unsigned i = 0; i < bundle.buffers.size(); ++i)
     if (ownsStorage(i))
       total += bufferBytes(bundle.buffers[i]);
-  if (total <= profile.globalMemBytes)
+  return total;
+}
+
+bool StoragePlan::fitsWhole(const DeviceProfile &profile) const {
+  return totalBytes() <= profile.globalMemBytes;
+}
+
+Residency StoragePlan::planResidency(bool deviceResident) const {
+  std::vector<uint64_t> bytes(bundle.buffers.size(), 0);
+  for (unsigned i = 0; i < bundle.buffers.size(); ++i)
+    if (ownsStorage(i))
+      bytes[i] = bufferBytes(bundle.buffers[i]);
+  std::vector<std::vector<unsigned>> uses;
+  for (const BundleLaunch &launch : bundle.launches) {
+    std::vector<unsigned> &owners = uses.emplace_back();
+    for (unsigned arg : launch.args)
+      owners.push_back(storageOwner(arg));
+  }
+  Residency residency;
+  residency.ranges = computeLiveRanges(bytes, uses);
+  size_t end = bundle.launches.size();
+  if (deviceResident) {
+    std::vector<unsigned> kept = freshParts();
+    for (unsigned input : bundle.inputs)
+      for (unsigned part : partsOf(input))
+        kept.push_back(part);
+    for (unsigned part : kept)
+      residency.ranges[part].first = 0, residency.ranges[part].last = end;
+  }
+  residency.allocated.resize(end + 1);
+  residency.released.resize(end + 1);
+  for (unsigned i = 0; i < bundle.buffers.size(); ++i) {
+    if (!ownsStorage(i))
+      continue;
+    residency.allocated[residency.ranges[i].first].push_back(i);
+    residency.released[residency.ranges[i].last].push_back(i);
+  }
+  residency.peakBytes = computePeakBytes(residency.ranges);
+  return residency;
+}
+
+Status StoragePlan::checkFootprint(const DeviceProfile &profile,
+                                   bool deviceResident) const {
+  if (fitsWhole(profile))
     return Status::success();
-  return Error("the buffers of '" + bundle.function + "' take " +
-               std::to_string(total) + " bytes, more than the " +
-               std::to_string(profile.globalMemBytes) +
-               " bytes of global memory of device " + quoted(profile.name) +
-               " (global_mem_bytes of its profile)");
+  uint64_t peak = planResidency(deviceResident).peakBytes;
+  if (peak <= profile.globalMemBytes)
+    return Status::success();
+  return Error(
+      "the buffers of '" + bundle.function + "' need " + std::to_string(peak) +
+      " bytes at once even streamed through the device" +
+      (deviceResident ? " with its inputs and outputs resident" : "") + " (" +
+      std::to_string(totalBytes()) + " in all), more than the " +
+      std::to_string(profile.globalMemBytes) +
+      " bytes of global memory of device " + quoted(profile.name) +
+      " (global_mem_bytes of its profile)");
+}
+
+std::vector<unsigned> StoragePlan::outputParts(unsigned output) const {
+  return partsOf(storageOwner(output));
 }
 
 std::string StoragePlan::describeKernel(unsigned kernel) const {

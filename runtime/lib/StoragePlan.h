@@ -4,8 +4,10 @@
 // way about a bundle's buffers, so that OpenCL and Vulkan agree on it:
 // which buffers own an allocation (not aliases, not tensors stored as
 // pieces), the parts a tensor is moved in, which storage is poisoned before
-// a run, the footprint on the device, which storage a device-resident run
-// allocates afresh, and the checks of runOnDevice's inputs.
+// a run, the footprint on the device and, for a bundle that does not fit it
+// whole, when each buffer is resident (Residency.h), which storage a
+// device-resident run allocates afresh, and the checks of runOnDevice's
+// inputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Runtime/Executor.h"
+#include "tilec/Runtime/Residency.h"
 
 #include <string>
 #include <vector>
@@ -30,6 +33,17 @@ uint64_t bufferBytes(const BundleBuffer &buffer);
 struct StoredPart {
   uint64_t byteOffset = 0;
   uint64_t bytes = 0;
+};
+
+/// When each buffer of a streamed run is on the device. Step s <
+/// launches.size() is launch s; the last step is the end of the run.
+struct Residency {
+  /// Per bundle buffer; 0 bytes for those that own no storage.
+  std::vector<LiveRange> ranges;
+  /// Per step, the buffers owning storage that are allocated just before
+  /// it and released just after it.
+  std::vector<std::vector<unsigned>> allocated, released;
+  uint64_t peakBytes = 0;
 };
 
 class StoragePlan {
@@ -57,9 +71,21 @@ public:
   /// owner, unless that is an input.
   std::vector<unsigned> freshParts() const;
 
-  /// Fails when the buffers that own storage take more than the profile's
-  /// global memory together (each may fit while all do not).
-  Status checkFootprint(const DeviceProfile &profile) const;
+  /// The bytes of all buffers that own storage.
+  uint64_t totalBytes() const;
+  /// Whether all buffers that own storage fit the profile's global memory
+  /// at once: then a run allocates them once and never streams.
+  bool fitsWhole(const DeviceProfile &profile) const;
+  /// The residency of a streamed run. A device-resident run (runOnDevice)
+  /// keeps its inputs and outputs on the device throughout.
+  Residency planResidency(bool deviceResident) const;
+  /// Fails when the bundle fits the profile's global memory neither whole
+  /// nor streamed (the peak of planResidency(deviceResident)).
+  Status checkFootprint(const DeviceProfile &profile,
+                        bool deviceResident) const;
+  /// The parts whose storage holds output `output`'s bytes (its storage
+  /// owner's parts).
+  std::vector<unsigned> outputParts(unsigned output) const;
   /// "kernel 'k0' (mm.tile:3:3)", for messages.
   std::string describeKernel(unsigned kernel) const;
   /// The checks of runOnDevice: the number of inputs; a host input is

@@ -41,6 +41,7 @@ struct Options {
   std::string bundlePath;
   std::vector<std::string> inputFiles;
   bool random = false;
+  bool memoryReport = false;
   uint64_t seed = 1;
   std::string outDir;
   Backend backend = Backend::OpenCL;
@@ -54,7 +55,7 @@ static const char *const kUsage =
     "usage: tile-run BUNDLE.json [--in NAME=FILE.npy ...] [--random [--seed "
     "N]]\n"
     "                [--out DIR] [--backend opencl|vulkan] [--device SEL]\n"
-    "                [--profile FILE]\n"
+    "                [--profile FILE] [--memory-report]\n"
     "\n"
     "Runs a kernel bundle (tilec compile --emit bundle) on an OpenCL or "
     "Vulkan\ndevice and prints each output's dtype, shape and checksum.\n"
@@ -68,7 +69,9 @@ static const char *const kUsage =
     "vulkan\n                      (runs its SPIR-V)\n"
     "  --device SEL        a device index or a substring of its name "
     "(tilec devices)\n"
-    "  --profile FILE      override the device's profile with a JSON file\n";
+    "  --profile FILE      override the device's profile with a JSON file\n"
+    "  --memory-report     print the most device memory the run held at "
+    "once\n";
 
 static void reportError(const std::string &message) {
   std::fprintf(stderr, "tile-run: error: %s\n", message.c_str());
@@ -89,6 +92,10 @@ static bool parseCommandLine(int argc, char **argv, Options &options) {
     }
     if (arg == "--random") {
       options.random = true;
+      continue;
+    }
+    if (arg == "--memory-report") {
+      options.memoryReport = true;
       continue;
     }
     if (arg.rfind("--", 0) != 0) {
@@ -264,6 +271,8 @@ int main(int argc, char **argv) {
                 formatOutputSummary(bundle->buffers[bundle->outputs[i]].name,
                                     run->outputs[i])
                     .c_str());
+  if (options.memoryReport)
+    std::printf("%s\n", formatMemoryReport(*run, (*device)->profile()).c_str());
   if (!options.outDir.empty() &&
       !writeOutputs(options.outDir, *bundle, run->outputs))
     return ExitDataError;

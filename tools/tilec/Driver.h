@@ -167,6 +167,8 @@ struct RunOptions {
   bool check = false;
   std::string device;
   std::string profile;
+  /// Print the most device memory the run held at once (`--memory-report`).
+  bool memoryReport = false;
 };
 int runRun(const RunOptions &options);
 

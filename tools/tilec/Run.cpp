@@ -55,6 +55,8 @@ static int runOnDevice(const RunOptions &options, Backend backend,
   for (size_t i = 0; i < bundle.outputs.size(); ++i)
     outputs[bundle.buffers[bundle.outputs[i]].name] =
         std::move(run->outputs[i]);
+  if (options.memoryReport)
+    outs() << formatMemoryReport(*run, prepared.device->profile()) << "\n";
   return ExitSuccess;
 }
 

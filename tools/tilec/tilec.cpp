@@ -132,6 +132,10 @@ static cl::opt<bool>
     check("check",
           cl::desc("Compare every output with the reference interpreter"),
           cl::sub(runCommand), cl::cat(tilecCategory));
+static cl::opt<bool>
+    memoryReport("memory-report",
+                 cl::desc("Print the most device memory the run held at once"),
+                 cl::sub(runCommand), cl::cat(tilecCategory));
 
 static cl::opt<unsigned> repeat("repeat",
                                 cl::desc("Timed runs after the warm-up"),
@@ -174,8 +178,8 @@ int main(int argc, char **argv) {
   }
   if (runCommand) {
     InputOptions inputs{argSpecs, inputFiles, randomInputs, seed};
-    RunOptions options{inputPath, entry, inputs, outDir,
-                       backend,   check, device, profile};
+    RunOptions options{inputPath, entry,  inputs,  outDir,      backend,
+                       check,     device, profile, memoryReport};
     return runRun(options);
   }
   if (benchCommand) {

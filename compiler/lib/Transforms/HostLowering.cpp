@@ -13,6 +13,8 @@
 
 #include "tilec/Transforms/Lowering.h"
 
+#include "tilec/Runtime/Residency.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -95,6 +97,9 @@ struct HostPieces {
   RankedTensorType type;
   PieceLayout layout;
   SmallVector<Value> pieces;
+  /// Whether its pieces are smaller than the device's largest allocation,
+  /// so that the program fits the device's memory.
+  bool streamed = false;
 };
 
 class HostLowering {
@@ -109,19 +114,30 @@ public:
 private:
   LogicalResult analyse();
   LogicalResult checkMemory();
+  /// Plans every kernel's chunks, splitting tensors into smaller pieces
+  /// until the peak of the device memory the launches hold at once fits
+  /// the device (docs/scheduler.md, "Streaming").
+  LogicalResult planToFitMemory();
+  /// The bytes of device memory the launches hold at once at most, each
+  /// buffer from the first launch that takes it to the last.
+  uint64_t computeLaunchPeak();
+  /// Why tensor `root` cannot be stored as pieces of `rowsPerPiece` rows
+  /// that every kernel touching it takes one at a time; nullopt if it can.
+  std::optional<std::string> whyNotSplittable(Value root, int64_t rowsPerPiece);
   void collectBuffers(KernelInfo &info, const KernelGroup &group);
   /// Chooses the chunks of a kernel that touches split tensors; fails with
   /// an error when one of them is not accessed along the chunked rows.
   LogicalResult planChunks(KernelInfo &info, const KernelGroup &group);
   Value getRoot(Value value);
   int64_t getBufferBytes(Value value);
-  /// How a tensor of `type` is stored in pieces, or nullopt when it fits
-  /// one buffer.
-  std::optional<PieceLayout> getPieceLayout(RankedTensorType type);
+  /// How tensor `root` (null for a copy's target) of `type` is stored in
+  /// pieces, or nullopt when it fits one buffer.
+  std::optional<PieceLayout> getPieceLayout(RankedTensorType type, Value root);
   unsigned getIndexBits();
   void buildHost(func::FuncOp host);
-  /// Allocates the pieces of host buffer `whole` if it is split.
-  void addPieces(Value whole, RankedTensorType type, StringRef name,
+  /// Allocates the pieces of host buffer `whole`, of tensor `root` (null if
+  /// none: a copy's target), if it is split.
+  void addPieces(Value whole, RankedTensorType type, Value root, StringRef name,
                  Location loc);
   /// The buffer a chunk starting at `firstRow` passes for `hostBuffer`,
   /// accessed with `viewRowElements` elements per row: the piece holding
@@ -146,6 +162,15 @@ private:
   func::FuncOp function;
   KernelPlan plan;
   std::vector<KernelInfo> infos;
+  /// Every tensor with a buffer of its own: the arguments, then the stored
+  /// values.
+  SmallVector<Value> tensors;
+  /// The largest piece of each tensor streamed to fit the device's memory,
+  /// in bytes (below the device's largest allocation).
+  llvm::DenseMap<Value, uint64_t> pieceLimits;
+  /// The peak of computeLaunchPeak once it fits; 0 if the buffers fit
+  /// the device whole.
+  uint64_t streamedPeak = 0;
   /// The host buffer of each root value (arguments, outputs, temporaries).
   llvm::DenseMap<Value, Value> hostBuffers;
   /// The pieces of each split host buffer, in order.
@@ -294,21 +319,24 @@ void HostLowering::collectBuffers(KernelInfo &info, const KernelGroup &group) {
   }
 }
 
-std::optional<PieceLayout> HostLowering::getPieceLayout(RankedTensorType type) {
+std::optional<PieceLayout> HostLowering::getPieceLayout(RankedTensorType type,
+                                                        Value root) {
   MemRefType buffer = getBufferType(type);
   int64_t elementBytes =
       std::max<int64_t>(1, buffer.getElementTypeBitWidth() / 8);
   uint64_t bytes = uint64_t(buffer.getNumElements()) * elementBytes;
-  if (!profile.maxAllocBytes || bytes <= profile.maxAllocBytes)
+  uint64_t limit = profile.maxAllocBytes;
+  if (auto it = pieceLimits.find(root); root && it != pieceLimits.end())
+    limit = it->second;
+  if (!limit || bytes <= limit)
     return std::nullopt;
   PieceLayout layout;
   layout.rows = type.getRank() ? type.getDimSize(0) : 1;
   layout.rowElements = buffer.getNumElements() / layout.rows;
   layout.elementBytes = elementBytes;
   uint64_t rowBytes = uint64_t(layout.rowElements) * elementBytes;
-  if (rowBytes <= profile.maxAllocBytes)
-    layout.rowsPerPiece =
-        int64_t(llvm::bit_floor(profile.maxAllocBytes / rowBytes));
+  if (rowBytes <= limit)
+    layout.rowsPerPiece = int64_t(llvm::bit_floor(limit / rowBytes));
   return layout;
 }
 
@@ -319,11 +347,11 @@ LogicalResult HostLowering::planChunks(KernelInfo &info,
   SmallVector<int64_t> bounds;
   bool split = false;
   for (const BufferAccess &access : info.accesses) {
-    std::optional<PieceLayout> layout = getPieceLayout(access.tensorType);
+    Value root = access.view ? getRoot(access.view) : Value();
+    std::optional<PieceLayout> layout = getPieceLayout(access.tensorType, root);
     if (!layout)
       continue;
     split = true;
-    Value root = access.view ? getRoot(access.view) : Value();
     std::string name =
         root ? getTensorName(root.getLoc()).value_or("a temporary")
              : "output " + std::to_string(group.copyOutput);
@@ -458,23 +486,20 @@ LogicalResult HostLowering::analyse() {
 }
 
 LogicalResult HostLowering::checkMemory() {
-  // Every buffer the program needs: arguments, outputs, temporaries.
-  SmallVector<std::pair<Value, Location>> buffers;
   for (BlockArgument argument : function.getArguments())
-    buffers.emplace_back(argument, argument.getLoc());
+    tensors.push_back(argument);
   for (const KernelGroup &group : plan.groups)
-    for (Value value : group.stored)
-      buffers.emplace_back(value, value.getDefiningOp()->getLoc());
-  double total = 0;
-  for (auto [value, loc] : buffers) {
-    int64_t bytes = getBufferBytes(value);
-    total += bytes;
+    llvm::append_range(tensors, group.stored);
+  for (Value value : tensors) {
     std::optional<PieceLayout> layout =
-        getPieceLayout(cast<RankedTensorType>(value.getType()));
+        getPieceLayout(cast<RankedTensorType>(value.getType()), value);
     if (layout && layout->rowsPerPiece == 0) {
+      Location loc = isa<BlockArgument>(value)
+                         ? value.getLoc()
+                         : value.getDefiningOp()->getLoc();
       std::string name = getTensorName(loc).value_or("a temporary");
       return emitError(loc)
-             << "tensor '" << name << "' needs " << bytes
+             << "tensor '" << name << "' needs " << getBufferBytes(value)
              << " bytes, more than the largest buffer device '" << profile.name
              << "' allows (" << profile.maxAllocBytes
              << " bytes), and cannot be split: one row of its outermost "
@@ -482,12 +507,153 @@ LogicalResult HostLowering::checkMemory() {
              << layout->rowElements * layout->elementBytes << " bytes";
     }
   }
-  if (profile.globalMemBytes && total > double(profile.globalMemBytes))
-    return emitError(function.getLoc())
-           << "the program's buffers need " << int64_t(total)
-           << " bytes, more than the memory of device '" << profile.name
-           << "' (" << profile.globalMemBytes << " bytes)";
   return success();
+}
+
+uint64_t HostLowering::computeLaunchPeak() {
+  // Buffer ids: each tensor's pieces (or the tensor), then copy targets.
+  std::vector<uint64_t> bytes;
+  llvm::DenseMap<Value, std::pair<size_t, std::optional<PieceLayout>>> ids;
+  for (Value value : tensors) {
+    auto type = cast<RankedTensorType>(value.getType());
+    std::optional<PieceLayout> layout = getPieceLayout(type, value);
+    ids[value] = {bytes.size(), layout};
+    if (!layout) {
+      bytes.push_back(getBufferBytes(value));
+      continue;
+    }
+    for (int64_t piece = 0; piece < layout->getNumPieces(); ++piece)
+      bytes.push_back(
+          uint64_t(std::min(layout->rowsPerPiece,
+                            layout->rows - piece * layout->rowsPerPiece)) *
+          layout->rowElements * layout->elementBytes);
+  }
+  // The launches in order, each with the buffers it takes, as buildKernel
+  // passes them (getChunkBuffer).
+  std::vector<std::vector<unsigned>> uses;
+  for (auto [info, group] : llvm::zip(infos, plan.groups)) {
+    if (info.schedule.activeItems == 0)
+      continue;
+    size_t copyTarget = bytes.size();
+    if (group.kind == KernelKind::Copy)
+      bytes.push_back(getBufferBytes(group.copySource));
+    size_t launches =
+        info.chunkBounds.empty() ? 1 : info.chunkBounds.size() - 1;
+    for (size_t chunk = 0; chunk < launches; ++chunk) {
+      std::vector<unsigned> &taken = uses.emplace_back();
+      int64_t firstRow = info.chunkBounds.empty() ? 0 : info.chunkBounds[chunk];
+      for (Value root : llvm::concat<const Value>(info.reads, info.writes)) {
+        auto [first, layout] = ids.lookup(root);
+        if (!layout) {
+          taken.push_back(first);
+          continue;
+        }
+        int64_t pieceElements = layout->rowsPerPiece * layout->rowElements;
+        int64_t piece =
+            firstRow * info.viewRowElements.lookup(root) / pieceElements;
+        taken.push_back(first +
+                        std::min<int64_t>(piece, layout->getNumPieces() - 1));
+      }
+      if (group.kind == KernelKind::Copy)
+        taken.push_back(copyTarget);
+    }
+  }
+  return computePeakBytes(computeLiveRanges(bytes, uses));
+}
+
+std::optional<std::string>
+HostLowering::whyNotSplittable(Value root, int64_t rowsPerPiece) {
+  auto type = cast<RankedTensorType>(root.getType());
+  if (type.getRank() == 0 || rowsPerPiece < 1)
+    return std::string("it has no outermost dimension to split");
+  int64_t rowElements =
+      type.getNumElements() / std::max<int64_t>(1, type.getDimSize(0));
+  for (auto [info, group] : llvm::zip(infos, plan.groups)) {
+    if (info.schedule.activeItems == 0)
+      continue;
+    int64_t groupRows = group.type.getRank() ? group.type.getDimSize(0) : 1;
+    for (const BufferAccess &access : info.accesses) {
+      if (!access.view || getRoot(access.view) != root)
+        continue;
+      if (!access.aligned)
+        return "kernel " + info.name + " (" + info.source +
+               ") reads it whole: " + access.why;
+      int64_t viewRowElements =
+          cast<RankedTensorType>(access.view.getType()).getNumElements() /
+          groupRows;
+      if ((rowsPerPiece * rowElements) % viewRowElements != 0)
+        return "kernel " + info.name + " (" + info.source +
+               ") reads it through a shape whose rows its pieces would cut";
+    }
+  }
+  return std::nullopt;
+}
+
+LogicalResult HostLowering::planToFitMemory() {
+  uint64_t total = 0;
+  for (Value value : tensors)
+    total += getBufferBytes(value);
+  while (true) {
+    for (auto [info, group] : llvm::zip(infos, plan.groups))
+      if (info.schedule.activeItems > 0 && failed(planChunks(info, group)))
+        return failure();
+    if (!profile.globalMemBytes || total <= profile.globalMemBytes)
+      return success();
+    uint64_t peak = computeLaunchPeak();
+    if (peak <= profile.globalMemBytes) {
+      streamedPeak = peak;
+      return success();
+    }
+    // Halve the pieces of the largest tensor that can take smaller ones.
+    Value largest;
+    int64_t largestBytes = 0, largestRows = 0;
+    SmallVector<std::string> unsplittable;
+    for (Value value : tensors) {
+      auto type = cast<RankedTensorType>(value.getType());
+      std::string name = getTensorName(isa<BlockArgument>(value)
+                                           ? value.getLoc()
+                                           : value.getDefiningOp()->getLoc())
+                             .value_or("a temporary");
+      std::optional<PieceLayout> layout = getPieceLayout(type, value);
+      int64_t rows = layout ? layout->rowsPerPiece
+                            : (type.getRank() ? type.getDimSize(0) : 1);
+      int64_t rowBytes =
+          type.getRank()
+              ? getBufferBytes(value) / std::max<int64_t>(1, type.getDimSize(0))
+              : getBufferBytes(value);
+      if (rows <= 1) {
+        unsplittable.push_back(
+            "'" + name + "' (" +
+            (layout ? "its pieces are single rows" : "a single row") + ")");
+        continue;
+      }
+      int64_t halved = int64_t(llvm::bit_floor(uint64_t(rows - 1)));
+      if (std::optional<std::string> why = whyNotSplittable(value, halved)) {
+        unsplittable.push_back("'" + name + "' (" + *why + ")");
+        continue;
+      }
+      if (rows * rowBytes > largestBytes) {
+        largest = value;
+        largestBytes = rows * rowBytes;
+        largestRows = halved;
+      }
+    }
+    if (!largest) {
+      InFlightDiagnostic diag =
+          emitError(function.getLoc())
+          << "the program's buffers need " << peak
+          << " bytes at once even streamed through the device (" << total
+          << " bytes in all), more than the memory of device '" << profile.name
+          << "' (" << profile.globalMemBytes << " bytes)";
+      if (!unsplittable.empty())
+        diag << "; tensors that cannot be split further: "
+             << llvm::join(unsplittable, ", ");
+      return diag;
+    }
+    auto type = cast<RankedTensorType>(largest.getType());
+    pieceLimits[largest] =
+        uint64_t(largestRows) * (getBufferBytes(largest) / type.getDimSize(0));
+  }
 }
 
 unsigned HostLowering::getIndexBits() {
@@ -737,15 +903,16 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   return success();
 }
 
-void HostLowering::addPieces(Value whole, RankedTensorType type, StringRef name,
-                             Location loc) {
-  std::optional<PieceLayout> layout = getPieceLayout(type);
+void HostLowering::addPieces(Value whole, RankedTensorType type, Value root,
+                             StringRef name, Location loc) {
+  std::optional<PieceLayout> layout = getPieceLayout(type, root);
   if (!layout)
     return;
   HostPieces &split = hostPieces[whole];
   split.name = name.str();
   split.type = type;
   split.layout = *layout;
+  split.streamed = root && pieceLimits.count(root);
   for (int64_t piece = 0; piece < layout->getNumPieces(); ++piece) {
     int64_t firstRow = piece * layout->rowsPerPiece;
     SmallVector<int64_t> shape(type.getShape());
@@ -781,7 +948,7 @@ void HostLowering::buildHost(func::FuncOp host) {
     unsigned position = argument.getArgNumber();
     Value input = entry->getArgument(position);
     hostBuffers[argument] = input;
-    addPieces(input, cast<RankedTensorType>(argument.getType()),
+    addPieces(input, cast<RankedTensorType>(argument.getType()), argument,
               getName(function.getArgAttr(position, "tile.name")),
               argument.getLoc());
   }
@@ -792,6 +959,7 @@ void HostLowering::buildHost(func::FuncOp host) {
     if (plan.outputIsOwned[position])
       hostBuffers[value] = output;
     addPieces(output, cast<RankedTensorType>(value.getType()),
+              plan.outputIsOwned[position] ? value : Value(),
               getName(function.getResultAttr(position, "tile.name")),
               returnOp->getLoc());
   }
@@ -811,7 +979,7 @@ void HostLowering::buildHost(func::FuncOp host) {
                                        getDType(type.getElementType()))));
       alloc->setAttr("tile.shape", builder.getI64ArrayAttr(type.getShape()));
       hostBuffers[value] = alloc;
-      addPieces(alloc, type, name, loc);
+      addPieces(alloc, type, value, name, loc);
     }
   }
 }
@@ -853,15 +1021,31 @@ void HostLowering::printSharing(const KernelInfo &info) {
 
 void HostLowering::printSplitTensors() {
   llvm::raw_ostream &os = *explain;
+  if (streamedPeak) {
+    uint64_t total = 0;
+    for (Value value : tensors)
+      total += getBufferBytes(value);
+    os << "memory: the buffers need " << total
+       << " bytes, more than the memory of device '" << profile.name << "' ("
+       << profile.globalMemBytes
+       << " bytes): they stream through it, each on the device from the "
+          "first launch that takes it to the last; at most "
+       << streamedPeak << " bytes at once\n";
+  }
   for (const auto &[buffer, split] : hostPieces) {
     const PieceLayout &layout = split.layout;
     os << "split: tensor '" << split.name << "' " << split.type << " needs "
-       << layout.rows * layout.rowElements * layout.elementBytes
-       << " bytes, more than one buffer of device '" << profile.name
-       << "' holds (" << profile.maxAllocBytes << "): " << layout.getNumPieces()
-       << " pieces of at most " << layout.rowsPerPiece << " rows ("
-       << layout.getPieceBytes() << " bytes) of its outermost "
-       << "dimension\n";
+       << layout.rows * layout.rowElements * layout.elementBytes << " bytes, ";
+    if (split.streamed)
+      os << "split to fit the memory of device '" << profile.name << "' ("
+         << streamedPeak << " bytes at once of " << profile.globalMemBytes
+         << ")";
+    else
+      os << "more than one buffer of device '" << profile.name << "' holds ("
+         << profile.maxAllocBytes << ")";
+    os << ": " << layout.getNumPieces() << " pieces of at most "
+       << layout.rowsPerPiece << " rows (" << layout.getPieceBytes()
+       << " bytes) of its outermost dimension\n";
   }
 }
 
@@ -933,11 +1117,8 @@ LogicalResult HostLowering::run() {
   }
 
   plan = formKernels(function);
-  if (failed(analyse()) || failed(checkMemory()))
+  if (failed(analyse()) || failed(checkMemory()) || failed(planToFitMemory()))
     return failure();
-  for (auto [info, group] : llvm::zip(infos, plan.groups))
-    if (info.schedule.activeItems > 0 && failed(planChunks(info, group)))
-      return failure();
 
   MLIRContext *context = module.getContext();
   context

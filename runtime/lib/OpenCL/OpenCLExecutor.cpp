@@ -7,6 +7,7 @@
 #include "../StoragePlan.h"
 #include "../StoredTensor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <variant>
@@ -43,9 +44,12 @@ OpenCLExecutor::create(Device &device, Bundle bundle, std::string name) {
 }
 
 Status OpenCLExecutor::allocateBuffers() {
-  if (Status status = plan->checkFootprint(device.profile()); !status)
+  if (Status status = plan->checkFootprint(device.profile(), false); !status)
     return fail(status.error().message());
   storage.resize(program.buffers.size());
+  streamed = !plan->fitsWhole(device.profile());
+  if (streamed)
+    return Status::success();
   for (unsigned i = 0; i < program.buffers.size(); ++i) {
     if (!plan->ownsStorage(i))
       continue;
@@ -183,21 +187,51 @@ Status OpenCLExecutor::upload(const Storage &bound, unsigned index,
   return Status::success();
 }
 
-Status OpenCLExecutor::poisonResults(const Storage &bound) {
+Status OpenCLExecutor::poison(const Storage &bound, unsigned index) {
+  if (!plan->isPoisoned(index))
+    return Status::success();
   const cl_uchar pattern = 0xFF;
-  for (unsigned i = 0; i < program.buffers.size(); ++i) {
-    if (!plan->isPoisoned(i))
-      continue;
-    cl_int status = clEnqueueFillBuffer(device.queue(), bound[i]->handle(),
-                                        &pattern, sizeof(pattern), 0,
-                                        bound[i]->size(), 0, nullptr, nullptr);
-    if (status != CL_SUCCESS)
-      return fail(driverFailure(status, "poisoning buffer " +
-                                            quoted(program.buffers[i].name))
-                      .message(),
-                  status);
-  }
+  cl_int status = clEnqueueFillBuffer(
+      device.queue(), bound[index]->handle(), &pattern, sizeof(pattern), 0,
+      bound[index]->size(), 0, nullptr, nullptr);
+  if (status == CL_SUCCESS)
+    return Status::success();
+  return fail(driverFailure(status, "poisoning buffer " +
+                                        quoted(program.buffers[index].name))
+                  .message(),
+              status);
+}
+
+Status OpenCLExecutor::poisonResults(const Storage &bound) {
+  for (unsigned i = 0; i < program.buffers.size(); ++i)
+    if (Status status = poison(bound, i); !status)
+      return status;
   return Status::success();
+}
+
+Expected<std::optional<Event>> OpenCLExecutor::launch(const Storage &bound,
+                                                      size_t index) {
+  const BundleLaunch &launch = program.launches[index];
+  auto range = [&](const std::array<uint64_t, 3> &sizes) {
+    if (launch.dims == 1)
+      return NDRange(sizes[0]);
+    if (launch.dims == 2)
+      return NDRange(sizes[0], sizes[1]);
+    return NDRange(sizes[0], sizes[1], sizes[2]);
+  };
+  NDRange global = range(launch.globalSize);
+  if (global.count() == 0)
+    return std::optional<Event>();
+  std::vector<KernelArg> args;
+  for (unsigned arg : launch.args)
+    args.push_back(KernelArg::buffer(storageOf(bound, arg)));
+  Expected<Event> event = device.launch(kernels[launch.kernel], args, global,
+                                        range(launch.localSize));
+  if (!event)
+    return fail(plan->describeKernel(launch.kernel) + ": " +
+                    event.error().message(),
+                event.error().driverCode());
+  return std::optional<Event>(std::move(*event));
 }
 
 Expected<std::vector<std::optional<Event>>>
@@ -206,34 +240,115 @@ OpenCLExecutor::launchAll(const Storage &bound) {
   // not stall the device between launches.
   std::vector<std::optional<Event>> events(program.launches.size());
   for (size_t l = 0; l < program.launches.size(); ++l) {
-    const BundleLaunch &launch = program.launches[l];
-    auto range = [&](const std::array<uint64_t, 3> &sizes) {
-      if (launch.dims == 1)
-        return NDRange(sizes[0]);
-      if (launch.dims == 2)
-        return NDRange(sizes[0], sizes[1]);
-      return NDRange(sizes[0], sizes[1], sizes[2]);
-    };
-    NDRange global = range(launch.globalSize);
-    if (global.count() == 0)
-      continue;
-    std::vector<KernelArg> args;
-    for (unsigned arg : launch.args)
-      args.push_back(KernelArg::buffer(storageOf(bound, arg)));
-    Expected<Event> event = device.launch(kernels[launch.kernel], args, global,
-                                          range(launch.localSize));
+    Expected<std::optional<Event>> event = launch(bound, l);
     if (!event)
-      return fail(plan->describeKernel(launch.kernel) + ": " +
-                      event.error().message(),
-                  event.error().driverCode());
+      return event.error();
     events[l] = std::move(*event);
   }
   return events;
 }
 
+Expected<std::vector<uint64_t>> OpenCLExecutor::timeLaunches(
+    const std::vector<std::optional<Event>> &events) const {
+  std::vector<uint64_t> launchNs(program.launches.size(), 0);
+  for (size_t l = 0; l < events.size(); ++l) {
+    const std::optional<Event> &event = events[l];
+    if (!event)
+      continue;
+    Expected<EventTiming> timing = event->timing();
+    if (!timing)
+      return fail(plan->describeKernel(program.launches[l].kernel) + ": " +
+                      timing.error().message(),
+                  timing.error().driverCode());
+    launchNs[l] = timing->durationNs();
+  }
+  return launchNs;
+}
+
+Expected<BundleRun>
+OpenCLExecutor::runStreamed(Storage &bound,
+                            const std::vector<const HostTensor *> &hostInputs,
+                            bool deviceResident, bool readOutputs) {
+  Residency residency = plan->planResidency(deviceResident);
+  BundleRun result;
+  // Which outputs each part holds bytes of, to read back when it goes.
+  std::vector<std::vector<unsigned>> outputsIn(program.buffers.size());
+  if (readOutputs)
+    for (unsigned o = 0; o < program.outputs.size(); ++o) {
+      const BundleBuffer &buffer = program.buffers[program.outputs[o]];
+      result.outputs.emplace_back(buffer.dtype, buffer.shape);
+      for (unsigned part : plan->outputParts(program.outputs[o]))
+        outputsIn[part].push_back(o);
+    }
+  std::vector<const HostTensor *> source(program.buffers.size(), nullptr);
+  for (unsigned i = 0; i < hostInputs.size(); ++i)
+    for (unsigned part : plan->partsOf(program.inputs[i]))
+      source[part] = hostInputs[i];
+
+  std::vector<std::optional<Event>> events(program.launches.size());
+  uint64_t held = 0;
+  size_t end = program.launches.size();
+  for (size_t step = 0; step <= end; ++step) {
+    for (unsigned part : residency.allocated[step]) {
+      held += residency.ranges[part].bytes;
+      result.peakDeviceBytes = std::max(result.peakDeviceBytes, held);
+      if (bound[part])
+        continue;
+      Expected<std::shared_ptr<const Buffer>> allocated = allocate(part);
+      if (!allocated)
+        return allocated.error();
+      bound[part] = std::move(*allocated);
+      if (const HostTensor *host = source[part])
+        if (Status status = device.write(*bound[part],
+                                         host->data() + plan->partOffset(part),
+                                         bound[part]->size());
+            !status)
+          return fail(status.error().message(), status.error().driverCode());
+      if (Status status = poison(bound, part); !status)
+        return status.error();
+    }
+    if (step < end) {
+      Expected<std::optional<Event>> event = launch(bound, step);
+      if (!event)
+        return event.error();
+      events[step] = std::move(*event);
+    }
+    if (residency.released[step].empty())
+      continue;
+    // OpenCL releases a buffer once the commands using it are done; wait
+    // for them, so that the next allocation finds the memory free.
+    if (Status status = device.finish(); !status)
+      return fail(status.error().message(), status.error().driverCode());
+    for (unsigned part : residency.released[step]) {
+      for (unsigned o : outputsIn[part])
+        if (Status status = device.read(
+                *bound[part], result.outputs[o].data() + plan->partOffset(part),
+                bound[part]->size());
+            !status)
+          return fail(status.error().message(), status.error().driverCode());
+      held -= residency.ranges[part].bytes;
+      // What stays to the end of a device-resident run is its result.
+      if (step < end)
+        bound[part].reset();
+    }
+  }
+  Expected<std::vector<uint64_t>> launchNs = timeLaunches(events);
+  if (!launchNs)
+    return launchNs.error();
+  result.launchNs = std::move(*launchNs);
+  return result;
+}
+
 Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
   if (Status status = checkBundleInputs(program, inputs); !status)
     return fail(status.error().message());
+  if (streamed) {
+    Storage bound(program.buffers.size());
+    std::vector<const HostTensor *> hostInputs;
+    for (const HostTensor &input : inputs)
+      hostInputs.push_back(&input);
+    return runStreamed(bound, hostInputs, false, true);
+  }
   for (size_t i = 0; i < inputs.size(); ++i)
     if (Status status = upload(storage, program.inputs[i], inputs[i]); !status)
       return status.error();
@@ -244,18 +359,11 @@ Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
     return events.error();
 
   BundleRun result;
-  result.launchNs.assign(program.launches.size(), 0);
-  for (size_t l = 0; l < events->size(); ++l) {
-    const std::optional<Event> &event = (*events)[l];
-    if (!event)
-      continue;
-    Expected<EventTiming> timing = event->timing();
-    if (!timing)
-      return fail(plan->describeKernel(program.launches[l].kernel) + ": " +
-                      timing.error().message(),
-                  timing.error().driverCode());
-    result.launchNs[l] = timing->durationNs();
-  }
+  Expected<std::vector<uint64_t>> launchNs = timeLaunches(*events);
+  if (!launchNs)
+    return launchNs.error();
+  result.launchNs = std::move(*launchNs);
+  result.peakDeviceBytes = plan->totalBytes();
 
   for (unsigned output : program.outputs) {
     const BundleBuffer &buffer = program.buffers[output];
@@ -277,7 +385,11 @@ Expected<std::vector<std::shared_ptr<DeviceTensor>>>
 OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
   if (Status status = plan->checkInputCount(inputs.size()); !status)
     return fail(status.error().message());
+  if (streamed)
+    if (Status status = plan->checkFootprint(device.profile(), true); !status)
+      return fail(status.error().message());
   Storage bound = storage;
+  std::vector<const HostTensor *> hostInputs(inputs.size(), nullptr);
   for (unsigned i = 0; i < inputs.size(); ++i) {
     if (const auto *onDevice =
             std::get_if<std::shared_ptr<const DeviceTensor>>(&inputs[i])) {
@@ -290,9 +402,21 @@ OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
     const HostTensor *host = std::get<const HostTensor *>(inputs[i]);
     if (Status status = plan->checkHostInput(i, host); !status)
       return fail(status.error().message());
-    if (Status status = upload(bound, program.inputs[i], *host); !status)
-      return status.error();
+    hostInputs[i] = host;
   }
+  if (streamed) {
+    if (Expected<BundleRun> done =
+            runStreamed(bound, hostInputs, /*deviceResident=*/true,
+                        /*readOutputs=*/false);
+        !done)
+      return done.error();
+    return OpenCLDeviceTensor::wrapOutputs(*plan, program, device, bound);
+  }
+  for (unsigned i = 0; i < inputs.size(); ++i)
+    if (hostInputs[i])
+      if (Status status = upload(bound, program.inputs[i], *hostInputs[i]);
+          !status)
+        return status.error();
   // Fresh storage for every output, which the returned tensors keep. An
   // output that is another buffer under a new shape keeps that buffer's.
   for (unsigned part : plan->freshParts()) {

@@ -7,6 +7,7 @@
 #include "../StoragePlan.h"
 #include "../StoredTensor.h"
 
+#include <algorithm>
 #include <cstring>
 #include <variant>
 
@@ -165,11 +166,12 @@ VulkanExecutor::allocate(unsigned index) {
 }
 
 Status VulkanExecutor::allocateBuffers() {
-  if (Status status = plan->checkFootprint(device.profile()); !status)
+  if (Status status = plan->checkFootprint(device.profile(), false); !status)
     return fail(status.error().message());
   storage.resize(program.buffers.size());
+  streamed = !plan->fitsWhole(device.profile());
   for (unsigned i = 0; i < program.buffers.size(); ++i) {
-    if (!plan->ownsStorage(i))
+    if (streamed || !plan->ownsStorage(i))
       continue;
     Expected<std::shared_ptr<const Buffer>> allocated = allocate(i);
     if (!allocated)
@@ -205,15 +207,13 @@ void VulkanExecutor::stageInput(unsigned index, const HostTensor &tensor,
   }
 }
 
-Expected<std::vector<uint64_t>>
-VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
-                        const std::vector<Copy> &readbacks) {
+Status VulkanExecutor::submit(const Storage &bound, const Submission &work) {
   auto storageOf = [&](unsigned index) -> const Buffer & {
     return *bound[plan->storageOwner(index)];
   };
   // The descriptor sets point at this run's storage (no submission is in
-  // flight: every run waits for its own).
-  for (size_t a = 0; a < activeLaunches.size(); ++a) {
+  // flight: every submission is waited for).
+  for (size_t a : work.launches) {
     std::vector<const Buffer *> args;
     for (unsigned arg : program.launches[activeLaunches[a]].args)
       args.push_back(&storageOf(arg));
@@ -221,14 +221,15 @@ VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
   }
 
   VkQueryPool queries = timestamps->handle();
+  bool timed = timestamps->count() != 0;
   auto record = [&](VkCommandBuffer commands) {
-    for (const Copy &copy : uploads)
+    for (const Copy &copy : work.uploads)
       if (copy.staging->size() != 0) {
         VkBufferCopy region = {0, 0, copy.staging->size()};
         vkCmdCopyBuffer(commands, copy.staging->handle(),
                         storageOf(copy.part).handle(), 1, &region);
       }
-    for (unsigned i = 0; i < program.buffers.size(); ++i)
+    for (unsigned i : work.poisoned)
       if (plan->isPoisoned(i))
         vkCmdFillBuffer(commands, bound[i]->handle(), 0, VK_WHOLE_SIZE,
                         0xFFFFFFFFu);
@@ -236,11 +237,11 @@ VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
                         VK_ACCESS_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    if (timestamps->count())
-      vkCmdResetQueryPool(commands, queries, 0, timestamps->count());
-    for (size_t a = 0; a < activeLaunches.size(); ++a) {
+    for (size_t a : work.launches) {
       const BundleLaunch &launch = program.launches[activeLaunches[a]];
       const ComputePipeline &pipeline = *pipelines[launch.kernel];
+      if (timed)
+        vkCmdResetQueryPool(commands, queries, static_cast<uint32_t>(2 * a), 2);
       vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                         pipeline.handle());
       VkDescriptorSet set = (*descriptorSets)[a];
@@ -250,7 +251,7 @@ VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
       // Each timestamp is written once the work before it has passed the
       // compute stage: the previous launch for the first, this one for the
       // second.
-      if (timestamps->count())
+      if (timed)
         vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             queries, static_cast<uint32_t>(2 * a));
       uint32_t groups[3] = {1, 1, 1};
@@ -258,7 +259,7 @@ VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
         groups[dim] = static_cast<uint32_t>(launch.globalSize[dim] /
                                             launch.localSize[dim]);
       vkCmdDispatch(commands, groups[0], groups[1], groups[2]);
-      if (timestamps->count())
+      if (timed)
         vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                             queries, static_cast<uint32_t>(2 * a + 1));
       // A launch reads what the launches before it wrote.
@@ -271,7 +272,7 @@ VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
                         VK_ACCESS_SHADER_WRITE_BIT,
                         VK_PIPELINE_STAGE_TRANSFER_BIT,
                         VK_ACCESS_TRANSFER_READ_BIT);
-    for (const Copy &copy : readbacks)
+    for (const Copy &copy : work.readbacks)
       if (copy.staging->size() != 0) {
         VkBufferCopy region = {0, 0, copy.staging->size()};
         vkCmdCopyBuffer(commands, storageOf(copy.part).handle(),
@@ -285,7 +286,10 @@ VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
                                                 quoted(program.function));
       !status)
     return fail(status.error());
+  return Status::success();
+}
 
+Expected<std::vector<uint64_t>> VulkanExecutor::timeLaunches() {
   Expected<std::vector<uint64_t>> durations =
       device.readTimestampPairs(*timestamps);
   if (!durations)
@@ -294,6 +298,66 @@ VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
   for (size_t a = 0; a < durations->size(); ++a)
     launchNs[activeLaunches[a]] = (*durations)[a];
   return launchNs;
+}
+
+Expected<std::vector<uint64_t>>
+VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
+                        const std::vector<Copy> &readbacks) {
+  Submission work{uploads, {}, {}, readbacks};
+  for (unsigned i = 0; i < program.buffers.size(); ++i)
+    work.poisoned.push_back(i);
+  for (size_t a = 0; a < activeLaunches.size(); ++a)
+    work.launches.push_back(a);
+  if (Status status = submit(bound, work); !status)
+    return status.error();
+  return timeLaunches();
+}
+
+Expected<BundleRun> VulkanExecutor::executeStreamed(
+    Storage &bound, const std::vector<Copy> &uploads,
+    const std::vector<Copy> &readbacks, bool deviceResident) {
+  Residency residency = plan->planResidency(deviceResident);
+  size_t end = program.launches.size();
+  BundleRun result;
+  uint64_t held = 0;
+  size_t active = 0;
+  for (size_t step = 0; step <= end; ++step) {
+    Submission work;
+    for (unsigned part : residency.allocated[step]) {
+      held += residency.ranges[part].bytes;
+      result.peakDeviceBytes = std::max(result.peakDeviceBytes, held);
+      if (bound[part])
+        continue;
+      Expected<std::shared_ptr<const Buffer>> allocated = allocate(part);
+      if (!allocated)
+        return allocated.error();
+      bound[part] = std::move(*allocated);
+      work.poisoned.push_back(part);
+      for (const Copy &copy : uploads)
+        if (copy.part == part)
+          work.uploads.push_back(copy);
+    }
+    if (active < activeLaunches.size() && activeLaunches[active] == step)
+      work.launches.push_back(active++);
+    for (unsigned part : residency.released[step])
+      for (const Copy &copy : readbacks)
+        if (plan->storageOwner(copy.part) == part)
+          work.readbacks.push_back(copy);
+    // The submission is waited for: the storage it used may go.
+    if (Status status = submit(bound, work); !status)
+      return status.error();
+    for (unsigned part : residency.released[step]) {
+      held -= residency.ranges[part].bytes;
+      // What stays to the end of a device-resident run is its result.
+      if (step < end)
+        bound[part].reset();
+    }
+  }
+  Expected<std::vector<uint64_t>> launchNs = timeLaunches();
+  if (!launchNs)
+    return launchNs.error();
+  result.launchNs = std::move(*launchNs);
+  return result;
 }
 
 Expected<BundleRun> VulkanExecutor::run(const std::vector<HostTensor> &inputs) {
@@ -305,13 +369,22 @@ Expected<BundleRun> VulkanExecutor::run(const std::vector<HostTensor> &inputs) {
   for (unsigned output : program.outputs)
     for (unsigned part : plan->partsOf(output))
       readbacks.push_back({staging[part].get(), part});
-  Expected<std::vector<uint64_t>> launchNs =
-      execute(storage, uploads, readbacks);
-  if (!launchNs)
-    return launchNs.error();
-
   BundleRun result;
-  result.launchNs = std::move(*launchNs);
+  if (streamed) {
+    Storage bound(program.buffers.size());
+    Expected<BundleRun> done =
+        executeStreamed(bound, uploads, readbacks, /*deviceResident=*/false);
+    if (!done)
+      return done.error();
+    result = std::move(*done);
+  } else {
+    Expected<std::vector<uint64_t>> launchNs =
+        execute(storage, uploads, readbacks);
+    if (!launchNs)
+      return launchNs.error();
+    result.launchNs = std::move(*launchNs);
+    result.peakDeviceBytes = plan->totalBytes();
+  }
   for (unsigned output : program.outputs) {
     const BundleBuffer &buffer = program.buffers[output];
     HostTensor tensor(buffer.dtype, buffer.shape);
@@ -327,6 +400,9 @@ Expected<std::vector<std::shared_ptr<DeviceTensor>>>
 VulkanExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
   if (Status status = plan->checkInputCount(inputs.size()); !status)
     return fail(status.error().message());
+  if (streamed)
+    if (Status status = plan->checkFootprint(device.profile(), true); !status)
+      return fail(status.error().message());
   Storage bound = storage;
   std::vector<Copy> uploads;
   for (unsigned i = 0; i < inputs.size(); ++i) {
@@ -342,6 +418,13 @@ VulkanExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
     if (Status status = plan->checkHostInput(i, host); !status)
       return fail(status.error().message());
     stageInput(program.inputs[i], *host, uploads);
+  }
+  if (streamed) {
+    if (Expected<BundleRun> done =
+            executeStreamed(bound, uploads, {}, /*deviceResident=*/true);
+        !done)
+      return done.error();
+    return VulkanDeviceTensor::wrapOutputs(*plan, program, device, bound);
   }
   // Fresh storage for every output, which the returned tensors keep.
   for (unsigned part : plan->freshParts()) {

@@ -259,9 +259,10 @@ TEST_F(ErrorTest, UnwritableCacheDirectoryIsACacheError) {
 }
 
 TEST_F(ErrorTest, ProgramTooLargeForTheDeviceIsACompileError) {
-  // A device that pretends to have 128 bytes of memory.
+  // A device that pretends to have 4 bytes of memory: even streamed one
+  // element at a time, X and its result do not fit.
   ContextOptions tiny = options();
-  tiny.profileOverrides = R"({"max_alloc_bytes": 64, "global_mem_bytes": 128})";
+  tiny.profileOverrides = R"({"max_alloc_bytes": 64, "global_mem_bytes": 4})";
   std::optional<Context> context;
   ASSERT_TRUE(open(tiny, context));
   std::vector<Diagnostic> diagnostics = compileDiagnostics(

@@ -318,8 +318,9 @@ TEST_F(ExecutorTest, AllocationsAreCheckedAgainstTheProfile) {
       prepare(vectorAddBundle());
   ASSERT_FALSE(tooMuch);
   EXPECT_EQ(tooMuch.error().message(),
-            "test.json: the buffers of 'vadd' take 12000 bytes, more than "
-            "the 10000 bytes of global memory of device '" +
+            "test.json: the buffers of 'vadd' need 12000 bytes at once even "
+            "streamed through the device (12000 in all), more than the 10000 "
+            "bytes of global memory of device '" +
                 descriptor.profile.name +
                 "' (global_mem_bytes of its profile)");
 }
@@ -465,4 +466,90 @@ TEST_F(ExecutorTest, WrongDeviceInputsNameTheInput) {
   HostTensor ints = iota(DType::I32, {1000}, 1);
   expectError((*add)->runOnDevice({&a, &ints}),
               "input 'B' is i32[1000] but the bundle expects f32[1000]");
+}
+
+namespace {
+
+/// C = 3 * A over 8 i32 through a temporary T = 2 * A, each tensor stored
+/// as two pieces of 4; the launches go piece by piece (twice, plus on
+/// piece 0, then on piece 1), and "plus" writes 3 of each piece's 4
+/// elements. 96 bytes of storage in all, at most 48 at once when streamed.
+Bundle streamedBundle() {
+  Bundle bundle;
+  bundle.function = "stream";
+  bundle.kernels = {{"twice", "stream.tile:2:3", 4, 32},
+                    {"plus", "stream.tile:3:3", 3, 36}};
+  bundle.openclSource = R"(
+kernel void twice(global const int *a, global int *t) {
+  size_t i = get_global_id(0);
+  t[i] = 2 * a[i];
+}
+kernel void plus(global const int *t, global const int *a, global int *c) {
+  size_t i = get_global_id(0);
+  c[i] = t[i] + a[i];
+}
+)";
+  bundle.buffers = {{"A", Kind::Input, DType::I32, {8}, std::nullopt},
+                    {"C", Kind::Output, DType::I32, {8}, std::nullopt},
+                    {"T", Kind::Temporary, DType::I32, {8}, std::nullopt}};
+  for (unsigned whole = 0; whole < 3; ++whole)
+    for (uint64_t piece = 0; piece < 2; ++piece)
+      bundle.buffers.push_back(
+          {bundle.buffers[whole].name + "." + std::to_string(piece),
+           Kind::Piece,
+           DType::I32,
+           {4},
+           std::nullopt,
+           BufferPiece{whole, piece * 16}});
+  // A.p is 3 + p, C.p is 5 + p, T.p is 7 + p.
+  bundle.inputs = {0};
+  bundle.outputs = {1};
+  bundle.launches = {launch1D(0, 4, 1, {3, 7}), launch1D(1, 3, 1, {7, 3, 5}),
+                     launch1D(0, 4, 1, {4, 8}), launch1D(1, 3, 1, {8, 4, 6})};
+  return bundle;
+}
+
+} // namespace
+
+TEST_F(ExecutorTest, ABundleLargerThanTheDeviceStreamsThroughIt) {
+  // 48 of the 96 bytes: each piece is on the device only while the
+  // launches that take it run.
+  descriptor.profile.globalMemBytes = 48;
+  open();
+  Expected<std::unique_ptr<OpenCLExecutor>> executor =
+      prepare(streamedBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::I32, {8}, 1);
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    Expected<BundleRun> run = (*executor)->run({a});
+    ASSERT_TRUE(run) << run.error().message();
+    EXPECT_EQ(run->peakDeviceBytes, 48u);
+    for (int64_t i = 0; i < 8; ++i)
+      EXPECT_EQ(run->outputs[0].getDouble(i), i % 4 == 3 ? -1.0 : 3.0 * i) << i;
+    EXPECT_GT(run->launchNs[3], 0u);
+  }
+  // Kept on the device, A and C would stay whole beside a piece of T.
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> refused =
+      (*executor)->runOnDevice({&a});
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().message(),
+            "test.json: the buffers of 'stream' need 80 bytes at once even "
+            "streamed through the device with its inputs and outputs "
+            "resident (96 in all), more than the 48 bytes of global memory "
+            "of device '" +
+                descriptor.profile.name +
+                "' (global_mem_bytes of its profile)");
+
+  descriptor.profile.globalMemBytes = 80;
+  open();
+  Expected<std::unique_ptr<OpenCLExecutor>> resident =
+      prepare(streamedBundle());
+  ASSERT_TRUE(resident) << resident.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> kept =
+      (*resident)->runOnDevice({&a});
+  ASSERT_TRUE(kept) << kept.error().message();
+  Expected<HostTensor> c = (*kept)[0]->read();
+  ASSERT_TRUE(c) << c.error().message();
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(c->getDouble(i), i % 4 == 3 ? -1.0 : 3.0 * i) << i;
 }

@@ -275,10 +275,60 @@ TEST_F(ExecutorTest, BuffersBeyondTheProfileAreRefused) {
   descriptor.profile.globalMemBytes = 10000;
   open();
   EXPECT_EQ(prepareError(vectorAddBundle()),
-            "test.json: the buffers of 'vadd' take 12000 bytes, more than the "
-            "10000 bytes of global memory of device '" +
+            "test.json: the buffers of 'vadd' need 12000 bytes at once even "
+            "streamed through the device (12000 in all), more than the 10000 "
+            "bytes of global memory of device '" +
                 descriptor.profile.name +
                 "' (global_mem_bytes of its profile)");
+}
+
+TEST_F(ExecutorTest, ABundleLargerThanTheDeviceStreamsThroughIt) {
+  // A, B and C (1024 floats) are stored as two pieces of 512; "vhalf" adds
+  // the first 500 elements of matching pieces. 6144 of the 12288 bytes
+  // hold one launch's pieces: each is on the device only for its launch.
+  descriptor.profile.globalMemBytes = 6144;
+  open();
+  Bundle bundle = vectorAddBundle(1024);
+  bundle.kernels.push_back({"vhalf", "vadd.tile:2:3", 500, 6000, ""});
+  for (unsigned whole = 0; whole < 3; ++whole)
+    for (uint64_t piece = 0; piece < 2; ++piece)
+      bundle.buffers.push_back(
+          {bundle.buffers[whole].name + std::to_string(piece),
+           Kind::Piece,
+           DType::F32,
+           {512},
+           std::nullopt,
+           BufferPiece{whole, piece * 2048}});
+  bundle.launches = {launch1D(1, 512, 64, {3, 5, 7}),
+                     launch1D(1, 512, 64, {4, 6, 8})};
+  Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1024}, 1), b = iota(DType::F32, {1024}, 2);
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    Expected<BundleRun> run = (*executor)->run({a, b});
+    ASSERT_TRUE(run) << run.error().message();
+    EXPECT_EQ(run->peakDeviceBytes, 6144u);
+    for (int64_t i = 0; i < 1024; ++i) {
+      if (i % 512 < 500) {
+        ASSERT_EQ(run->outputs[0].getDouble(i), 3.0 * static_cast<double>(i))
+            << i;
+        continue;
+      }
+      uint32_t bits = 0;
+      std::memcpy(&bits, run->outputs[0].data() + 4 * i, 4);
+      ASSERT_EQ(bits, 0xFFFFFFFFu) << i;
+    }
+    EXPECT_GT(run->launchNs[1], 0u);
+  }
+  // Kept on the device, the inputs and the output would stay whole.
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> refused =
+      (*executor)->runOnDevice({&a, &b});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message().find(
+                "need 12288 bytes at once even streamed through the device "
+                "with its inputs and outputs resident"),
+            std::string::npos)
+      << refused.error().message();
 }
 
 /// "dadd" over 8 doubles and "fcopy" over 8 floats, one bundle each.

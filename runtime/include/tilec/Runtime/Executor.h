@@ -9,6 +9,10 @@
 // Every executor poisons outputs and temporaries (all bytes 0xFF) before
 // each run, so that elements no kernel writes stand out.
 //
+// A bundle whose buffers do not fit the device's global memory together
+// streams through it: each buffer is on the device only from the first
+// launch that takes it to the last (Residency.h, docs/runtime.md).
+//
 // Results may also stay on the device (runOnDevice): the outputs come back as
 // DeviceTensors that another executor on the same device takes as inputs
 // without a copy, which is how programs are chained.
@@ -19,12 +23,14 @@
 #define TILEC_RUNTIME_EXECUTOR_H
 
 #include "tilec/Runtime/Bundle.h"
+#include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/Status.h"
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -52,7 +58,16 @@ struct BundleRun {
   /// The device time of each launch in nanoseconds, one per
   /// `Bundle::launches`; 0 for a launch without work-items, which is skipped.
   std::vector<uint64_t> launchNs;
+  /// The most bytes of device storage the run held at once: every buffer's
+  /// when the bundle fits the device whole, less when it streams.
+  uint64_t peakDeviceBytes = 0;
 };
+
+/// "memory: at most N bytes on device 'D' at once, of its G bytes of global
+/// memory": what `--memory-report` prints of a run on a device of
+/// `profile`.
+std::string formatMemoryReport(const BundleRun &run,
+                               const DeviceProfile &profile);
 
 /// A tensor in device memory: an output of Executor::runOnDevice, which any
 /// executor on the same device (same backend, same device object) may take as

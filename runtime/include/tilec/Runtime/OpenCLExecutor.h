@@ -5,7 +5,9 @@
 // per piece, and transfers go piece by piece), builds its program, then, for
 // each run, uploads the inputs, poisons the outputs and temporaries so that
 // elements no kernel writes stand out, launches the kernels in order and reads
-// the outputs back, with each launch's device time from its event.
+// the outputs back, with each launch's device time from its event. A bundle
+// larger than the device's memory streams instead (Executor.h): storage is
+// allocated per run, launch by launch, and released after a clFinish.
 //
 // An executor is prepared once and may run many times (`tilec bench`); the
 // device's program cache makes a second executor of the same bundle cheap.
@@ -68,12 +70,28 @@ private:
   Status buildKernels();
   /// Writes `tensor` into the storage of bundle buffer `index`.
   Status upload(const Storage &bound, unsigned index, const HostTensor &tensor);
+  /// Enqueues the fill of bundle buffer `index` with 0xFF bytes if
+  /// StoragePlan::isPoisoned says so.
+  Status poison(const Storage &bound, unsigned index);
   /// Enqueues the fill of every output and temporary with 0xFF bytes.
   Status poisonResults(const Storage &bound);
-  /// Enqueues every launch in order; a launch without work-items has no
-  /// event.
+  /// Enqueues launch `index`; one without work-items has no event.
+  Expected<std::optional<opencl::Event>> launch(const Storage &bound,
+                                                size_t index);
+  /// Enqueues every launch in order.
   Expected<std::vector<std::optional<opencl::Event>>>
   launchAll(const Storage &bound);
+  /// The device time of each launch of `events`, 0 for those without one.
+  Expected<std::vector<uint64_t>>
+  timeLaunches(const std::vector<std::optional<opencl::Event>> &events) const;
+  /// Runs the bundle streamed through the device (StoragePlan::
+  /// planResidency): `bound` holds the storage bound before (inputs on the
+  /// device), `hostInputs` the host data of the other inputs (null for
+  /// those). Fills `outputs`, when given, with the outputs read back;
+  /// leaves in `bound` the storage of the parts resident to the end.
+  Expected<BundleRun>
+  runStreamed(Storage &bound, const std::vector<const HostTensor *> &hostInputs,
+              bool deviceResident, bool readOutputs);
   /// The buffer that holds the storage of bundle buffer `index`.
   const opencl::Buffer &storageOf(const Storage &bound, unsigned index) const;
   /// `message` prefixed with the bundle's name, keeping the driver code.
@@ -84,8 +102,11 @@ private:
   std::string label;
   /// Aliases, pieces, poisoning: decided as on every backend.
   std::unique_ptr<StoragePlan> plan;
-  /// The executor's own storage, which `run` uses.
+  /// The executor's own storage, which `run` uses; empty when the bundle
+  /// streams, allocating storage per run.
   Storage storage;
+  /// Whether the bundle's buffers do not fit the device together.
+  bool streamed = false;
   std::vector<opencl::Kernel> kernels;
 };
 

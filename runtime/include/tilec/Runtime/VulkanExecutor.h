@@ -8,7 +8,9 @@
 // and outputs, then, for each run, records one command buffer: the uploads,
 // the poisoning of the outputs and temporaries with 0xFF bytes, every launch
 // in order with a barrier after each and a timestamp around each, and the
-// readbacks; it submits it and waits on a fence.
+// readbacks; it submits it and waits on a fence. A bundle larger than the
+// device's memory streams instead (Executor.h): one command buffer per
+// launch, each waited for before the storage it used is destroyed.
 //
 // Kernel argument i is the storage buffer at descriptor set 0, binding i;
 // each launch has a descriptor set of its own. Failures name the kernel and
@@ -76,11 +78,32 @@ private:
   /// adds their uploads to `uploads`.
   void stageInput(unsigned index, const HostTensor &tensor,
                   std::vector<Copy> &uploads) const;
+  /// What one submission does, in order: `uploads`, the poisoning of
+  /// `poisoned` (bundle buffers), active launches `launches` (indexes of
+  /// `activeLaunches`), then `readbacks`.
+  struct Submission {
+    std::vector<Copy> uploads;
+    std::vector<unsigned> poisoned;
+    std::vector<size_t> launches;
+    std::vector<Copy> readbacks;
+  };
+  /// Records `work` on `bound`, submits it and waits for it.
+  Status submit(const Storage &bound, const Submission &work);
+  /// The device time of each launch, from the timestamps of the last run.
+  Expected<std::vector<uint64_t>> timeLaunches();
   /// Records and submits one run on `bound`: `uploads`, the poisoning, the
   /// launches and `readbacks`; returns each launch's device time.
   Expected<std::vector<uint64_t>> execute(const Storage &bound,
                                           const std::vector<Copy> &uploads,
                                           const std::vector<Copy> &readbacks);
+  /// Runs the bundle streamed through the device (StoragePlan::
+  /// planResidency), one submission per launch, waiting before it
+  /// releases storage: `bound` holds the storage bound before (inputs on
+  /// the device) and keeps the parts resident to the end.
+  Expected<BundleRun> executeStreamed(Storage &bound,
+                                      const std::vector<Copy> &uploads,
+                                      const std::vector<Copy> &readbacks,
+                                      bool deviceResident);
   /// `message` prefixed with the bundle's name, keeping the driver code.
   Error fail(const std::string &message, int driverCode = 0) const;
   Error fail(const Error &error) const;
@@ -90,8 +113,11 @@ private:
   std::string label;
   /// Aliases, pieces, poisoning: decided as on every backend.
   std::unique_ptr<StoragePlan> plan;
-  /// The executor's own storage, which `run` uses.
+  /// The executor's own storage, which `run` uses; empty when the bundle
+  /// streams, allocating storage per run.
   Storage storage;
+  /// Whether the bundle's buffers do not fit the device together.
+  bool streamed = false;
   /// Host-visible copies of the inputs' and outputs' parts, by bundle
   /// buffer (null for the others).
   std::vector<std::unique_ptr<vulkan::Buffer>> staging;
