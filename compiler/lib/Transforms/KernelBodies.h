@@ -32,7 +32,17 @@ struct KernelContext {
   /// computes: nonzero for a chunk of a split launch (docs/scheduler.md,
   /// "Splitting"), whose schedule covers the chunk's rows only.
   int64_t firstRow = 0;
+  /// Reductions with several work-groups per element: the temporary holding
+  /// their partial aggregates (partialPosition).
+  mlir::Value partials;
 };
+
+/// Where value `value` (of an aggregate's `Aggregator::size()`) of the
+/// partial aggregate of work-group `part` (of `parts`) of element `element`
+/// (of `elements`) lies in the temporary of a two-pass reduction.
+mlir::Value emitPartialPosition(IndexBuilder &index, unsigned value,
+                                mlir::Value element, int64_t elements,
+                                mlir::Value part, int64_t parts);
 
 /// The linear position in the group's shape of the work-item's element (its
 /// linear id, past the rows before `firstRow`), with the builder inside a
@@ -50,8 +60,13 @@ void emitPerElementKernel(KernelContext &context);
 void emitGenericContraction(KernelContext &context);
 /// Dense matrix products (TiledContraction.cpp).
 void emitTiledContraction(KernelContext &context);
-/// Few elements with long reductions (ReductionContraction.cpp).
+/// Few elements with long reductions (ReductionContraction.cpp); with
+/// several work-groups per element, the first pass, which stores the
+/// partials.
 void emitReductionContraction(KernelContext &context);
+/// The second pass of a reduction with several work-groups per element
+/// (ReductionContraction.cpp).
+void emitPartialCombination(KernelContext &context);
 
 } // namespace lowering
 } // namespace tilec
