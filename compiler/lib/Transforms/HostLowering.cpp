@@ -692,6 +692,8 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
                       firstRow, chunkNote);
   // Two passes: the work-groups of each element store their partials, then
   // one work-item per element combines them (both take the same buffers).
+  // The first reads the inputs and writes the partials, the second reads
+  // those and writes the outputs.
   Value partials = partialBuffers.lookup(groupIndex);
   arguments.add(partials);
   int64_t elements = group.type.getNumElements();
@@ -699,15 +701,18 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   auto partialsType = cast<MemRefType>(partials.getType());
   double partialBytes = double(partialsType.getNumElements()) *
                         double(partialsType.getElementTypeBitWidth() / 8);
-  if (failed(emitKernel(
-          kernels, info, group, arguments,
-          {name + "_partials", schedule, flops, bytes + partialBytes},
-          copyTarget, partials, firstRow, chunkNote)))
+  double writtenBytes = 0;
+  for (Value value : info.writes)
+    writtenBytes += getBufferBytes(value);
+  if (failed(emitKernel(kernels, info, group, arguments,
+                        {name + "_partials", schedule, flops,
+                         bytes - writtenBytes + partialBytes},
+                        copyTarget, partials, firstRow, chunkNote)))
     return failure();
   return emitKernel(kernels, info, group, arguments,
                     {name, combination,
                      double(elements) * double(schedule.partialGroups),
-                     bytes + partialBytes},
+                     partialBytes + writtenBytes},
                     copyTarget, partials, firstRow, chunkNote);
 }
 
