@@ -693,7 +693,7 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   // Two passes: the work-groups of each element store their partials, then
   // one work-item per element combines them (both take the same buffers).
   // The first reads the inputs and writes the partials, the second reads
-  // those and writes the outputs.
+  // those, runs the epilogue and writes the outputs.
   Value partials = partialBuffers.lookup(groupIndex);
   arguments.add(partials);
   int64_t elements = group.type.getNumElements();
@@ -704,16 +704,21 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   double writtenBytes = 0;
   for (Value value : info.writes)
     writtenBytes += getBufferBytes(value);
+  double epilogueFlops =
+      double(elements) * double(llvm::count_if(group.ops, [](Operation *op) {
+        return isa<tile::ElementwiseOp>(op);
+      }));
   if (failed(emitKernel(kernels, info, group, arguments,
-                        {name + "_partials", schedule, flops,
+                        {name + "_partials", schedule, flops - epilogueFlops,
                          bytes - writtenBytes + partialBytes},
                         copyTarget, partials, firstRow, chunkNote)))
     return failure();
-  return emitKernel(kernels, info, group, arguments,
-                    {name, combination,
-                     double(elements) * double(schedule.partialGroups),
-                     partialBytes + writtenBytes},
-                    copyTarget, partials, firstRow, chunkNote);
+  double combinationFlops =
+      double(elements) * double(schedule.partialGroups) + epilogueFlops;
+  return emitKernel(
+      kernels, info, group, arguments,
+      {name, combination, combinationFlops, partialBytes + writtenBytes},
+      copyTarget, partials, firstRow, chunkNote);
 }
 
 LogicalResult HostLowering::emitKernel(
@@ -993,6 +998,11 @@ void HostLowering::printExplanation(const KernelInfo &info,
   unsigned fused = group.ops.size() > 1 ? group.ops.size() - 1 : 0;
   switch (group.kind) {
   case KernelKind::Contraction:
+    // The first of two passes stores partials; the second finishes.
+    if (s.kind == ScheduleKind::ReductionContraction && s.partialGroups > 1) {
+      os << "  computes: the partial aggregates of a contraction";
+      break;
+    }
     os << "  computes: a contraction";
     if (fused)
       os << " with " << fused << " elementwise op(s) fused into its epilogue";
