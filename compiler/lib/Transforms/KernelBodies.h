@@ -33,16 +33,9 @@ struct KernelContext {
   /// "Splitting"), whose schedule covers the chunk's rows only.
   int64_t firstRow = 0;
   /// Reductions with several work-groups per element: the temporary holding
-  /// their partial aggregates (partialPosition).
+  /// their partial aggregates.
   mlir::Value partials;
 };
-
-/// Where value `value` (of an aggregate's `Aggregator::size()`) of the
-/// partial aggregate of work-group `part` (of `parts`) of element `element`
-/// (of `elements`) lies in the temporary of a two-pass reduction.
-mlir::Value emitPartialPosition(IndexBuilder &index, unsigned value,
-                                mlir::Value element, int64_t elements,
-                                mlir::Value part, int64_t parts);
 
 /// The linear position in the group's shape of the work-item's element (its
 /// linear id, past the rows before `firstRow`), with the builder inside a

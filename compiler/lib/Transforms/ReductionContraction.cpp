@@ -100,6 +100,17 @@ static void emitElementTail(KernelContext &context, Aggregator &aggregator,
   emitGroupTail(context, evaluator, 1, element);
 }
 
+/// Where value `value` (of an aggregate's `Aggregator::size()`) of the
+/// partial aggregate of work-group `part` (of `parts`) of element `element`
+/// (of `elements`) lies in the temporary of a two-pass reduction.
+static Value emitPartialPosition(IndexBuilder &index, unsigned value,
+                                 Value element, int64_t elements, Value part,
+                                 int64_t parts) {
+  // [value][element][part]: an element's partials are contiguous.
+  Value row = index.add(element, index.constant(int64_t(value) * elements));
+  return index.add(index.mul(row, parts), part);
+}
+
 void lowering::emitReductionContraction(KernelContext &context) {
   auto op = cast<tile::ContractOp>(context.group.ops[0]);
   const Schedule &schedule = context.schedule;
@@ -155,14 +166,6 @@ void lowering::emitReductionContraction(KernelContext &context) {
     return;
   }
   emitElementTail(context, aggregator, index, coords, total, element);
-}
-
-Value lowering::emitPartialPosition(IndexBuilder &index, unsigned value,
-                                    Value element, int64_t elements, Value part,
-                                    int64_t parts) {
-  // [value][element][part]: an element's partials are contiguous.
-  Value row = index.add(element, index.constant(int64_t(value) * elements));
-  return index.add(index.mul(row, parts), part);
 }
 
 void lowering::emitPartialCombination(KernelContext &context) {
