@@ -41,7 +41,7 @@ bool DeviceProfile::operator==(const DeviceProfile &other) const {
                     p.maxWorkGroupSize, p.maxWorkItemSizes, p.localMemBytes,
                     p.computeUnits, p.preferredVectorWidth, p.subgroupSize,
                     p.maxAllocBytes, p.globalMemBytes, p.clockMHz,
-                    p.supportsFp64, p.supportsFp16);
+                    p.supportsFp64, p.supportsFp16, p.maxLoopIterations);
   };
   return asTuple(*this) == asTuple(other);
 }
@@ -81,6 +81,7 @@ static void visitFields(Profile &profile, Visitor &&visit) {
   visit("clock_mhz", profile.clockMHz);
   visit("supports_fp64", profile.supportsFp64);
   visit("supports_fp16", profile.supportsFp16);
+  visit("max_loop_iterations", profile.maxLoopIterations);
 }
 
 static json toJson(const std::string &value) { return value; }
@@ -269,5 +270,8 @@ std::string tilec::formatProfileSummary(const DeviceProfile &profile,
       << widths.shortWidth << ", int " << widths.intWidth << ", long "
       << widths.longWidth << ", float " << widths.floatWidth << ", double "
       << widths.doubleWidth << ", half " << widths.halfWidth << "\n";
+  if (profile.maxLoopIterations != 0)
+    out << indent << "loops stop after " << profile.maxLoopIterations
+        << " passes per work-item\n";
   return out.str();
 }

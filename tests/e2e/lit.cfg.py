@@ -28,12 +28,6 @@ vulkan_known_failures = {
     # and erf: GLSL.std.450 has them for 16- and 32-bit floats only, and
     # tilec builds no f64 expansion of them yet (docs/codegen.md).
     "elementwise_float_f64.tile",
-    # llvmpipe (lavapipe's compiler) ends every loop of a shader invocation
-    # after 65535 loop iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, one
-    # counter shared by all its loops): the 3x3 window sum over 2048x2048,
-    # one work-group of 256 work-items, needs about 270000 per work-item and
-    # silently stops early. The scheduler has no such limit to respect yet.
-    "long_reductions.tile",
 }
 
 sys.path.insert(0, os.path.dirname(__file__))

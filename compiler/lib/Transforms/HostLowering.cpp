@@ -91,6 +91,24 @@ struct KernelInfo {
   llvm::DenseMap<Value, int64_t> viewRowElements;
 };
 
+/// The buffers a kernel takes, each once, in order.
+struct KernelArguments {
+  SmallVector<Value> values;
+  llvm::DenseMap<Value, unsigned> positions;
+
+  void add(Value hostBuffer) {
+    if (positions.try_emplace(hostBuffer, values.size()).second)
+      values.push_back(hostBuffer);
+  }
+};
+
+/// One kernel that lowering builds and launches.
+struct KernelLaunch {
+  std::string name;
+  Schedule schedule;
+  double flops = 0, bytes = 0;
+};
+
 /// A host buffer stored as pieces.
 struct HostPieces {
   std::string name;
@@ -146,6 +164,14 @@ private:
                        int64_t viewRowElements);
   LogicalResult buildKernel(gpu::GPUModuleOp kernels, unsigned group,
                             KernelInfo &info, unsigned chunk);
+  /// Builds `launch`'s gpu.func over `arguments` and launches it;
+  /// `partials` is the temporary of a two-pass reduction's partials.
+  LogicalResult emitKernel(gpu::GPUModuleOp kernels, const KernelInfo &info,
+                           const KernelGroup &group,
+                           const KernelArguments &arguments,
+                           const KernelLaunch &launch, Value copyTarget,
+                           Value partials, int64_t firstRow,
+                           StringRef chunkNote);
   /// `chunkNote` says which rows and pieces a chunk of a split launch
   /// takes (empty for a whole launch).
   void printExplanation(const KernelInfo &info, const KernelGroup &group,
@@ -173,6 +199,9 @@ private:
   uint64_t streamedPeak = 0;
   /// The host buffer of each root value (arguments, outputs, temporaries).
   llvm::DenseMap<Value, Value> hostBuffers;
+  /// The temporary of each two-pass reduction's partial aggregates, by
+  /// kernel group.
+  llvm::DenseMap<unsigned, Value> partialBuffers;
   /// The pieces of each split host buffer, in order.
   llvm::MapVector<Value, HostPieces> hostPieces;
   /// The position of each piece's first element in its tensor.
@@ -208,6 +237,18 @@ static std::string sanitize(StringRef text) {
   for (char c : text)
     result += llvm::isAlnum(c) ? c : '_';
   return result;
+}
+
+/// The type of the temporary that holds the partial aggregates of a
+/// two-pass reduction: its values (2 when compensated) for each element and
+/// work-group.
+static MemRefType getPartialsType(const KernelInfo &info,
+                                  const KernelGroup &group) {
+  const Schedule &s = info.schedule;
+  int64_t values = s.compensated ? 2 : 1;
+  return MemRefType::get(
+      {values * group.type.getNumElements() * s.partialGroups},
+      getComputeType(group.type.getElementType()));
 }
 
 Value HostLowering::getRoot(Value value) {
@@ -397,14 +438,15 @@ LogicalResult HostLowering::planChunks(KernelInfo &info,
   // The reduction schedule's work-groups are numbered by output element and
   // know nothing of chunks: a chunked kernel runs the generic schedule.
   if (info.schedule.kind == ScheduleKind::ReductionContraction) {
-    Schedule generic = schedulePerElement(type.getNumElements(),
-                                          info.schedule.registers, profile);
-    generic.kind = ScheduleKind::GenericContraction;
-    generic.compensated = info.schedule.compensated;
+    Schedule generic =
+        scheduleGeneric(type.getNumElements(), *info.space, info.tuples,
+                        info.schedule.compensated, profile);
     generic.reason = "generic: a reduction over a tensor split into pieces "
                      "runs in chunks of rows, one work-item per element; " +
                      generic.reason;
     info.schedule = std::move(generic);
+    if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))
+      return failure();
   }
   bounds.push_back(0);
   bounds.push_back(rows);
@@ -472,6 +514,11 @@ LogicalResult HostLowering::analyse() {
     }
     info.flops += double(elements) * ewOps;
     if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))
+      return failure();
+    if (info.schedule.partialGroups > 1 &&
+        failed(verifyScheduleFits(
+            scheduleCombination(info.schedule, elements, profile), profile,
+            info.loc)))
       return failure();
     collectBuffers(info, group);
     for (Value value : info.reads)
@@ -671,7 +718,9 @@ unsigned HostLowering::getIndexBits() {
         return 64;
     // A shared loop nest may walk an element's tuples as one linear range.
     if (s.kind == ScheduleKind::ReductionContraction &&
-        info.tuples.perElement + double(s.localSize[0]) >= limit)
+        info.tuples.perElement +
+                double(s.localSize[0]) * double(s.partialGroups) >=
+            limit)
       return 64;
   }
   return 32;
@@ -702,6 +751,7 @@ static Schedule restrictToRows(Schedule schedule, int64_t rows,
     break;
   }
   case ScheduleKind::ReductionContraction:
+  case ScheduleKind::PartialCombination:
     llvm_unreachable("planChunks gives chunked reductions the generic "
                      "schedule");
   }
@@ -723,7 +773,6 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
                                         unsigned groupIndex, KernelInfo &info,
                                         unsigned chunk) {
   const KernelGroup &group = plan.groups[groupIndex];
-  MLIRContext *context = module.getContext();
   // A chunk of a split launch: its rows, schedule and share of the work.
   bool isChunk = !info.chunkBounds.empty();
   int64_t totalRows = group.type.getRank() ? group.type.getDimSize(0) : 1;
@@ -754,24 +803,31 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
     narrowStagingToChunk(schedule, firstRow, bufferStart(schedule.matmul->a),
                          bufferStart(schedule.matmul->b));
   }
-  SmallVector<Value> argumentValues;
-  llvm::DenseMap<Value, unsigned> argumentOf;
-  auto addArgument = [&](Value hostBuffer) {
-    if (argumentOf.try_emplace(hostBuffer, argumentValues.size()).second)
-      argumentValues.push_back(hostBuffer);
-  };
+  KernelArguments arguments;
   for (Value value : info.reads)
-    addArgument(chunkBuffer(value, hostBuffers.lookup(value)));
+    arguments.add(chunkBuffer(value, hostBuffers.lookup(value)));
   for (Value value : info.writes)
-    addArgument(chunkBuffer(value, hostBuffers.lookup(value)));
+    arguments.add(chunkBuffer(value, hostBuffers.lookup(value)));
   Value copyTarget;
   if (group.kind == KernelKind::Copy) {
     copyTarget = chunkBuffer(Value(), outputArgs[group.copyOutput]);
-    addArgument(copyTarget);
+    arguments.add(copyTarget);
   }
-  SmallVector<Type> argumentTypes;
-  for (Value value : argumentValues)
-    argumentTypes.push_back(value.getType());
+  std::string chunkNote;
+  if (isChunk) {
+    SmallVector<std::string> chunkPieces;
+    for (Value hostBuffer : arguments.values)
+      if (pieceOffsets.count(hostBuffer))
+        chunkPieces.push_back(hostBuffer.getDefiningOp()
+                                  ->getAttrOfType<StringAttr>("tile.name")
+                                  .str());
+    chunkNote = "rows [" + std::to_string(firstRow) + ", " +
+                std::to_string(firstRow + rows) +
+                ") of the outermost dimension, chunk " +
+                std::to_string(chunk + 1) + " of " +
+                std::to_string(info.chunkBounds.size() - 1) + "; pieces " +
+                llvm::join(chunkPieces, ", ");
+  }
 
   // The minimum bytes: rows-aligned buffers in proportion, others whole.
   double bytes = info.bytes;
@@ -790,6 +846,52 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
     }
   }
 
+  if (schedule.partialGroups == 1)
+    return emitKernel(kernels, info, group, arguments,
+                      {name, schedule, flops, bytes}, copyTarget, Value(),
+                      firstRow, chunkNote);
+  // Two passes: the work-groups of each element store their partials, then
+  // one work-item per element combines them (both take the same buffers).
+  // The first reads the inputs and writes the partials, the second reads
+  // those, runs the epilogue and writes the outputs.
+  Value partials = partialBuffers.lookup(groupIndex);
+  arguments.add(partials);
+  int64_t elements = group.type.getNumElements();
+  Schedule combination = scheduleCombination(schedule, elements, profile);
+  auto partialsType = cast<MemRefType>(partials.getType());
+  double partialBytes = double(partialsType.getNumElements()) *
+                        double(partialsType.getElementTypeBitWidth() / 8);
+  double writtenBytes = 0;
+  for (Value value : info.writes)
+    writtenBytes += getBufferBytes(value);
+  double epilogueFlops =
+      double(elements) * double(llvm::count_if(group.ops, [](Operation *op) {
+        return isa<tile::ElementwiseOp>(op);
+      }));
+  if (failed(emitKernel(kernels, info, group, arguments,
+                        {name + "_partials", schedule, flops - epilogueFlops,
+                         bytes - writtenBytes + partialBytes},
+                        copyTarget, partials, firstRow, chunkNote)))
+    return failure();
+  double combinationFlops =
+      double(elements) * double(schedule.partialGroups) + epilogueFlops;
+  return emitKernel(
+      kernels, info, group, arguments,
+      {name, combination, combinationFlops, partialBytes + writtenBytes},
+      copyTarget, partials, firstRow, chunkNote);
+}
+
+LogicalResult HostLowering::emitKernel(
+    gpu::GPUModuleOp kernels, const KernelInfo &info, const KernelGroup &group,
+    const KernelArguments &arguments, const KernelLaunch &launch,
+    Value copyTarget, Value partials, int64_t firstRow, StringRef chunkNote) {
+  MLIRContext *context = module.getContext();
+  const Schedule &schedule = launch.schedule;
+  StringRef name = launch.name;
+  SmallVector<Type> argumentTypes;
+  for (Value value : arguments.values)
+    argumentTypes.push_back(value.getType());
+
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(kernels.getBody());
   if (Operation *terminator = kernels.getBody()->getTerminator())
@@ -805,8 +907,8 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
                       context, builder.getDenseI32ArrayAttr(workgroup),
                       std::nullopt, std::nullopt));
   kernel->setAttr("tile.source", builder.getStringAttr(info.source));
-  kernel->setAttr("tile.flops", builder.getF64FloatAttr(flops));
-  kernel->setAttr("tile.bytes", builder.getF64FloatAttr(bytes));
+  kernel->setAttr("tile.flops", builder.getF64FloatAttr(launch.flops));
+  kernel->setAttr("tile.bytes", builder.getF64FloatAttr(launch.bytes));
 
   Block &entry = kernel.getBody().front();
   builder.setInsertionPointToStart(&entry);
@@ -814,19 +916,25 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   builder.setInsertionPoint(returnOp);
   auto bufferOf = [&](Value value) -> Value {
     Value root = getRoot(value);
-    return entry.getArgument(
-        argumentOf.lookup(chunkBuffer(root, hostBuffers.lookup(root))));
+    return entry.getArgument(arguments.positions.lookup(
+        getChunkBuffer(hostBuffers.lookup(root), firstRow,
+                       info.viewRowElements.lookup(root))));
   };
-  KernelContext kernelContext{
-      group,
-      schedule,
-      builder,
-      info.loc,
-      bufferOf,
-      info.space ? &*info.space : nullptr,
-      info.system ? &*info.system : nullptr,
-      copyTarget ? entry.getArgument(argumentOf.lookup(copyTarget)) : Value(),
-      firstRow};
+  auto argumentFor = [&](Value hostBuffer) {
+    return hostBuffer
+               ? entry.getArgument(arguments.positions.lookup(hostBuffer))
+               : Value();
+  };
+  KernelContext kernelContext{group,
+                              schedule,
+                              builder,
+                              info.loc,
+                              bufferOf,
+                              info.space ? &*info.space : nullptr,
+                              info.system ? &*info.system : nullptr,
+                              argumentFor(copyTarget),
+                              firstRow,
+                              argumentFor(partials)};
   switch (schedule.kind) {
   case ScheduleKind::PerElement:
     emitPerElementKernel(kernelContext);
@@ -840,19 +948,16 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   case ScheduleKind::ReductionContraction:
     emitReductionContraction(kernelContext);
     break;
+  case ScheduleKind::PartialCombination:
+    emitPartialCombination(kernelContext);
+    break;
   }
 
   // The emitters address a tensor's elements from its start; a piece holds
   // them from its offset on.
-  SmallVector<std::string> chunkPieces;
-  for (auto [position, hostBuffer] : llvm::enumerate(argumentValues)) {
+  for (auto [position, hostBuffer] : llvm::enumerate(arguments.values)) {
     auto offset = pieceOffsets.find(hostBuffer);
-    if (offset == pieceOffsets.end())
-      continue;
-    chunkPieces.push_back(hostBuffer.getDefiningOp()
-                              ->getAttrOfType<StringAttr>("tile.name")
-                              .str());
-    if (offset->second == 0)
+    if (offset == pieceOffsets.end() || offset->second == 0)
       continue;
     for (Operation *user :
          llvm::make_early_inc_range(entry.getArgument(position).getUsers())) {
@@ -887,19 +992,11 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
                         constant(schedule.localSize[1]),
                         constant(schedule.localSize[2])};
   builder.create<gpu::LaunchFuncOp>(info.loc, kernel, grid, block, Value(),
-                                    argumentValues);
+                                    arguments.values);
 
-  if (explain) {
-    std::string chunkNote;
-    if (isChunk)
-      chunkNote = "rows [" + std::to_string(firstRow) + ", " +
-                  std::to_string(firstRow + rows) +
-                  ") of the outermost dimension, chunk " +
-                  std::to_string(chunk + 1) + " of " +
-                  std::to_string(info.chunkBounds.size() - 1) + "; pieces " +
-                  llvm::join(chunkPieces, ", ");
-    printExplanation(info, group, name, schedule, flops, bytes, chunkNote);
-  }
+  if (explain)
+    printExplanation(info, group, name, schedule, launch.flops, launch.bytes,
+                     chunkNote);
   return success();
 }
 
@@ -982,6 +1079,18 @@ void HostLowering::buildHost(func::FuncOp host) {
       addPieces(alloc, type, value, name, loc);
     }
   }
+  // The partial aggregates of two-pass reductions.
+  for (auto [index, info] : llvm::enumerate(infos)) {
+    if (info.schedule.partialGroups == 1)
+      continue;
+    MemRefType type = getPartialsType(info, plan.groups[index]);
+    auto alloc = builder.create<memref::AllocOp>(info.loc, type);
+    alloc->setAttr("tile.name", builder.getStringAttr(info.name + "_partials"));
+    alloc->setAttr("tile.dtype", builder.getStringAttr(dtypeName(
+                                     getDType(type.getElementType()))));
+    alloc->setAttr("tile.shape", builder.getI64ArrayAttr(type.getShape()));
+    partialBuffers[index] = alloc;
+  }
 }
 
 static const char *getScheduleName(ScheduleKind kind) {
@@ -994,6 +1103,8 @@ static const char *getScheduleName(ScheduleKind kind) {
     return "tiled";
   case ScheduleKind::ReductionContraction:
     return "reduction";
+  case ScheduleKind::PartialCombination:
+    return "partial combination";
   }
   llvm_unreachable("unknown schedule kind");
 }
@@ -1003,7 +1114,10 @@ void HostLowering::printSharing(const KernelInfo &info) {
   const Schedule &s = info.schedule;
   const WorkSplit &split = s.split;
   const std::vector<double> &trips = info.tuples.levelTrips;
-  os << "  sharing: the " << s.localSize[0] << " work-items stride over ";
+  os << "  sharing: the " << s.localSize[0] << " work-items";
+  if (s.partialGroups > 1)
+    os << " of each of " << s.partialGroups << " work-groups per element";
+  os << " stride over ";
   if (split.stridedLevel < split.mergedLevels) {
     double total = 1;
     for (unsigned level = 0; level < split.mergedLevels; ++level)
@@ -1016,7 +1130,11 @@ void HostLowering::printSharing(const KernelInfo &info) {
   }
   unsigned steps = llvm::Log2_64(uint64_t(s.localSize[0]));
   os << "; the other loops run whole in each; then " << steps
-     << " tree steps in local memory\n";
+     << " tree steps in local memory";
+  if (s.partialGroups > 1)
+    os << "; work-item 0 stores the group's partial in temporary '" << info.name
+       << "_partials'";
+  os << "\n";
 }
 
 void HostLowering::printSplitTensors() {
@@ -1058,6 +1176,11 @@ void HostLowering::printExplanation(const KernelInfo &info,
   unsigned fused = group.ops.size() > 1 ? group.ops.size() - 1 : 0;
   switch (group.kind) {
   case KernelKind::Contraction:
+    // The first of two passes stores partials; the second finishes.
+    if (s.kind == ScheduleKind::ReductionContraction && s.partialGroups > 1) {
+      os << "  computes: the partial aggregates of a contraction";
+      break;
+    }
     os << "  computes: a contraction";
     if (fused)
       os << " with " << fused << " elementwise op(s) fused into its epilogue";
@@ -1085,6 +1208,13 @@ void HostLowering::printExplanation(const KernelInfo &info,
        << "\n";
   if (s.kind == ScheduleKind::ReductionContraction)
     printSharing(info);
+  if (s.kind == ScheduleKind::PartialCombination)
+    os << "  combines: the partials of " << s.partialGroups
+       << " work-groups per element, in order, one work-item per element\n";
+  if (profile.maxLoopIterations != 0)
+    os << "  loop passes: " << llvm::format("%.0f", s.loopPasses)
+       << " per work-item (device stops loops after "
+       << profile.maxLoopIterations << ")\n";
   if (s.compensated)
     os << "  accumulation: compensated float sum (Kahan-Babuska-Neumaier): the "
           "rounding "

@@ -32,6 +32,9 @@ struct KernelContext {
   /// computes: nonzero for a chunk of a split launch (docs/scheduler.md,
   /// "Splitting"), whose schedule covers the chunk's rows only.
   int64_t firstRow = 0;
+  /// Reductions with several work-groups per element: the temporary holding
+  /// their partial aggregates.
+  mlir::Value partials;
 };
 
 /// The linear position in the group's shape of the work-item's element (its
@@ -50,8 +53,13 @@ void emitPerElementKernel(KernelContext &context);
 void emitGenericContraction(KernelContext &context);
 /// Dense matrix products (TiledContraction.cpp).
 void emitTiledContraction(KernelContext &context);
-/// Few elements with long reductions (ReductionContraction.cpp).
+/// Few elements with long reductions (ReductionContraction.cpp); with
+/// several work-groups per element, the first pass, which stores the
+/// partials.
 void emitReductionContraction(KernelContext &context);
+/// The second pass of a reduction with several work-groups per element
+/// (ReductionContraction.cpp).
+void emitPartialCombination(KernelContext &context);
 
 } // namespace lowering
 } // namespace tilec

@@ -71,3 +71,10 @@ TupleCount lowering::countTuples(const ContractionSpace &space,
   count.exact = space.isDenseBox();
   return count;
 }
+
+double lowering::countLoopPasses(llvm::ArrayRef<double> trips) {
+  double passes = 0;
+  for (double trip : llvm::reverse(trips))
+    passes = trip * (1 + passes) + 1;
+  return passes;
+}

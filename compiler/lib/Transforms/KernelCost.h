@@ -11,6 +11,8 @@
 
 #include "tilec/Analysis/IndexSpace.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 namespace tilec {
 namespace lowering {
 
@@ -31,6 +33,13 @@ struct TupleCount {
 
 TupleCount countTuples(const ContractionSpace &space,
                        const IndexSystem &system);
+
+/// The loop passes one work-item makes through a nest of loops that run up
+/// to `trips[l]` iterations at level l (outermost first) each time they are
+/// entered, counted as llvmpipe counts them (DeviceProfile's
+/// maxLoopIterations): one pass per iteration of any loop, plus the final
+/// pass of each run of a loop, in which every work-item leaves it.
+double countLoopPasses(llvm::ArrayRef<double> trips);
 
 } // namespace lowering
 } // namespace tilec

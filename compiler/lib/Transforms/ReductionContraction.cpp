@@ -9,6 +9,11 @@
 // `default` element), runs the fused epilogue and stores, so every element
 // is still written by exactly one work-item.
 //
+// Where the device stops loops after a number of passes (llvmpipe), several
+// work-groups may share one element: each stores its partial aggregate in a
+// temporary, and a second kernel, one work-item per element, combines them
+// and finishes as work-item 0 does above.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ContractionNest.h"
@@ -77,6 +82,35 @@ static OpBuilder::InsertionGuard enterIf(OpBuilder &b, Location loc,
   return guard;
 }
 
+/// Finishes element `element` (at `coords`) from the aggregate `total` of
+/// its tuples: adds the initial value (the `default` element), rounds, runs
+/// the fused epilogue and stores.
+static void emitElementTail(KernelContext &context, Aggregator &aggregator,
+                            IndexBuilder &index, ArrayRef<Value> coords,
+                            SmallVector<Value> total, Value element) {
+  auto op = cast<tile::ContractOp>(context.group.ops[0]);
+  Type resultType = op.getType().getElementType();
+  ElementEvaluator evaluator(index, op.getType().getShape(), coords,
+                             context.bufferOf);
+  if (Value init = op.getInit())
+    total = aggregator.combine(total, aggregator.start(evaluator.get(init)));
+  evaluator.define(op.getResult(),
+                   emitRound(context.builder, context.loc,
+                             aggregator.finish(total), resultType));
+  emitGroupTail(context, evaluator, 1, element);
+}
+
+/// Where value `value` (of an aggregate's `Aggregator::size()`) of the
+/// partial aggregate of work-group `part` (of `parts`) of element `element`
+/// (of `elements`) lies in the temporary of a two-pass reduction.
+static Value emitPartialPosition(IndexBuilder &index, unsigned value,
+                                 Value element, int64_t elements, Value part,
+                                 int64_t parts) {
+  // [value][element][part]: an element's partials are contiguous.
+  Value row = index.add(element, index.constant(int64_t(value) * elements));
+  return index.add(index.mul(row, parts), part);
+}
+
 void lowering::emitReductionContraction(KernelContext &context) {
   auto op = cast<tile::ContractOp>(context.group.ops[0]);
   const Schedule &schedule = context.schedule;
@@ -90,17 +124,24 @@ void lowering::emitReductionContraction(KernelContext &context) {
   // Workgroup memory comes first in the kernel (docs/kernel-ir.md).
   PartialArrays partials(b, loc, aggregator, items);
 
-  // One work-group per element, exactly: no work-item is guarded off, so
-  // every one reaches every barrier.
+  // `parts` work-groups per element, exactly: no work-item is guarded off,
+  // so every one reaches every barrier. The element's sharers are numbered
+  // across its work-groups.
+  int64_t parts = schedule.partialGroups;
+  int64_t elements = op.getType().getNumElements();
   Value item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
-  Value element = b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x);
+  SmallVector<Value> groupCoords = index.delinearize(
+      b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x), {elements, parts});
+  Value element = groupCoords[0], part = groupCoords[1];
   ArrayRef<int64_t> shape = op.getType().getShape();
   SmallVector<Value> coords = index.delinearize(element, shape);
 
   Value identity = emitIdentity(b, loc, op.getAggregation(), resultType);
+  Value sharer = index.add(index.mul(part, items), item);
   SmallVector<Value> partial =
       ContractionNest(context, aggregator, coords)
-          .emitShare(aggregator.start(identity), schedule.split, item, items);
+          .emitShare(aggregator.start(identity), schedule.split, sharer,
+                     items * parts);
   partials.store(partial, item);
 
   // The tree: at each step the lower half of the active work-items adds
@@ -117,10 +158,47 @@ void lowering::emitReductionContraction(KernelContext &context) {
   auto first = enterIf(
       b, loc, index.cmp(arith::CmpIPredicate::eq, item, index.constant(0)));
   SmallVector<Value> total = partials.load(index.constant(0));
-  ElementEvaluator evaluator(index, shape, coords, context.bufferOf);
-  if (Value init = op.getInit())
-    total = aggregator.combine(total, aggregator.start(evaluator.get(init)));
-  evaluator.define(op.getResult(),
-                   emitRound(b, loc, aggregator.finish(total), resultType));
-  emitGroupTail(context, evaluator, 1, element);
+  if (parts > 1) {
+    for (auto [value, stored] : llvm::enumerate(total))
+      b.create<memref::StoreOp>(
+          loc, stored, context.partials,
+          emitPartialPosition(index, value, element, elements, part, parts));
+    return;
+  }
+  emitElementTail(context, aggregator, index, coords, total, element);
+}
+
+void lowering::emitPartialCombination(KernelContext &context) {
+  auto op = cast<tile::ContractOp>(context.group.ops[0]);
+  const Schedule &schedule = context.schedule;
+  OpBuilder &b = context.builder;
+  Location loc = context.loc;
+  Type resultType = op.getType().getElementType();
+  IndexBuilder index(b, loc);
+  Aggregator aggregator(b, loc, op.getAggregation(), resultType,
+                        schedule.compensated);
+  int64_t parts = schedule.partialGroups;
+  int64_t elements = op.getType().getNumElements();
+
+  Value element = emitGuardedLinearId(context, index);
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  SmallVector<Value> coords = index.delinearize(element, shape);
+  Value identity = emitIdentity(b, loc, op.getAggregation(), resultType);
+  auto loop =
+      b.create<scf::ForOp>(loc, index.constant(0), index.constant(parts),
+                           index.constant(1), aggregator.start(identity));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> partial;
+    for (unsigned value = 0; value < aggregator.size(); ++value)
+      partial.push_back(b.create<memref::LoadOp>(
+          loc, context.partials,
+          emitPartialPosition(index, value, element, elements,
+                              loop.getInductionVar(), parts)));
+    b.create<scf::YieldOp>(
+        loc, aggregator.combine(loop.getRegionIterArgs(), partial));
+  }
+  SmallVector<Value> total(loop.getResults());
+  emitElementTail(context, aggregator, index, coords, total, element);
 }

@@ -30,9 +30,13 @@ enum class ScheduleKind {
   /// Work-group tiles of the output, the reduction staged through local
   /// memory, a register tile per work-item.
   TiledContraction,
-  /// One work-group per output element: its work-items share the element's
-  /// tuples and combine their partial aggregates in local memory.
+  /// One work-group per output element (or `partialGroups` of them): its
+  /// work-items share the element's tuples and combine their partial
+  /// aggregates in local memory.
   ReductionContraction,
+  /// The second pass of a reduction with several work-groups per element:
+  /// one work-item per element combines the groups' partial aggregates.
+  PartialCombination,
 };
 
 /// How the work-items of a reduction work-group share one element's loop
@@ -94,9 +98,16 @@ struct Schedule {
   std::optional<DenseMatmul> matmul;
   /// Reduction schedules: how the work-group shares an element's tuples.
   WorkSplit split;
+  /// Reduction schedules: the work-groups sharing each element. Above 1,
+  /// each group writes its partial aggregate to a temporary and a second
+  /// kernel (scheduleCombination) combines them.
+  int64_t partialGroups = 1;
   /// Float `+` contractions whose elements may aggregate many tuples sum
   /// with Kahan-Babuska-Neumaier compensation (docs/scheduler.md).
   bool compensated = false;
+  /// The most loop passes a work-item makes, counted as countLoopPasses
+  /// does (an upper bound where the loops' bounds vary).
+  double loopPasses = 0;
   int64_t localMemBytes = 0;
   /// 32-bit registers per work-item, estimated (docs/scheduler.md).
   int64_t registers = 0;
@@ -131,6 +142,17 @@ Schedule scheduleContraction(tile::ContractOp op, const ContractionSpace &space,
                              const TupleCount &tuples,
                              const DeviceProfile &profile);
 
+/// The generic schedule: one work-item per element of the contraction's
+/// `elements` runs its whole loop nest.
+Schedule scheduleGeneric(int64_t elements, const ContractionSpace &space,
+                         const TupleCount &tuples, bool compensated,
+                         const DeviceProfile &profile);
+
+/// The second pass of `reduction` (whose partialGroups is above 1) over
+/// `elements` output elements.
+Schedule scheduleCombination(const Schedule &reduction, int64_t elements,
+                             const DeviceProfile &profile);
+
 /// Narrows the staging loads of tiled schedule `schedule`, restricted to a
 /// chunk of a split launch whose rows (batches, for a batched product)
 /// start at `firstRow`, to vectors that are legal in the chunk: aligned from
@@ -141,7 +163,8 @@ void narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
                           int64_t bufferStartA, int64_t bufferStartB);
 
 /// Checks that `schedule` fits `profile` (work-group size and shape, local
-/// memory, registers); reports an error at `loc` and fails otherwise.
+/// memory, registers, loop passes); reports an error at `loc` and fails
+/// otherwise.
 mlir::LogicalResult verifyScheduleFits(const Schedule &schedule,
                                        const DeviceProfile &profile,
                                        mlir::Location loc);

@@ -210,6 +210,13 @@ static DeviceDescriptor describeDevice(VkPhysicalDevice device) {
   profile.preferredVectorWidth.halfWidth = profile.supportsFp16 ? 1 : 0;
   if (apiVersion >= VK_API_VERSION_1_1)
     profile.subgroupSize = subgroup.subgroupSize;
+  // llvmpipe's shader compiler gives each invocation one loop counter that
+  // every pass of every loop decrements, and ends all its loops once it
+  // reaches 0 (LP_MAX_TGSI_LOOP_ITERATIONS in Mesa's gallivm): a longer
+  // kernel would silently compute a partial result.
+  if (apiVersion >= VK_API_VERSION_1_2 &&
+      driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE)
+    profile.maxLoopIterations = 65535;
   // A storage buffer binding covers at most maxStorageBufferRange bytes,
   // whatever memory the allocation could take.
   profile.maxAllocBytes = limits.maxStorageBufferRange;

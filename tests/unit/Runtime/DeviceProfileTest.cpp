@@ -27,6 +27,7 @@ static DeviceProfile makeProfile() {
   profile.clockMHz = 1500;
   profile.supportsFp64 = true;
   profile.supportsFp16 = true;
+  profile.maxLoopIterations = 65535;
   return profile;
 }
 
@@ -162,5 +163,22 @@ TEST(DeviceProfileTest, FingerprintAndSummary) {
             "> work-group up to 1024 items (1024 x 512 x 64), subgroup size "
             "32\n"
             "> fp64 yes, fp16 yes; preferred vector widths: char 16, short 8, "
-            "int 4, long 2, float 4, double 2, half 8\n");
+            "int 4, long 2, float 4, double 2, half 8\n"
+            "> loops stop after 65535 passes per work-item\n");
+  // No limit, no line.
+  profile = makeProfile();
+  profile.maxLoopIterations = 0;
+  EXPECT_EQ(formatProfileSummary(profile, "").find("loops stop"),
+            std::string::npos);
+}
+
+TEST(DeviceProfileTest, LoopLimitDefaultsToNone) {
+  DeviceProfile profile;
+  EXPECT_EQ(profile.maxLoopIterations, 0u);
+  ASSERT_TRUE(applyProfileOverrides(profile, R"({"max_loop_iterations": 7})",
+                                    "limit.json"));
+  EXPECT_EQ(profile.maxLoopIterations, 7u);
+  EXPECT_NE(profile, DeviceProfile());
+  std::string json = profileToJson(profile);
+  EXPECT_NE(json.find("\"max_loop_iterations\": 7"), std::string::npos) << json;
 }

@@ -70,6 +70,12 @@ struct DeviceProfile {
   uint32_t clockMHz = 0;
   bool supportsFp64 = false;
   bool supportsFp16 = false;
+  /// Loop passes after which the device's shader compiler stops a kernel's
+  /// loops early, counted per work-item over all its loops together; 0 for
+  /// no limit. llvmpipe (lavapipe) ends every loop of an invocation once
+  /// 65535 passes of all its loops have run (LP_MAX_TGSI_LOOP_ITERATIONS),
+  /// silently: the scheduler keeps every kernel's count below it.
+  uint64_t maxLoopIterations = 0;
 
   bool operator==(const DeviceProfile &other) const;
   bool operator!=(const DeviceProfile &other) const {
