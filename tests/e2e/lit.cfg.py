@@ -24,10 +24,6 @@ config.name = "tilec-e2e-vulkan" if vulkan else "tilec-e2e"
 # generation, each expected to fail until its fix lands: a fix makes the
 # program pass unexpectedly, which fails the suite until it leaves the list.
 vulkan_known_failures = {
-    # The SPIR-V target refuses f64 sin, cos, tan, asin, acos, atan, atan2
-    # and erf: GLSL.std.450 has them for 16- and 32-bit floats only, and
-    # tilec builds no f64 expansion of them yet (docs/codegen.md).
-    "elementwise_float_f64.tile",
     # llvmpipe (lavapipe's compiler) ends every loop of a shader invocation
     # after 65535 loop iterations in all (LP_MAX_TGSI_LOOP_ITERATIONS, one
     # counter shared by all its loops): the 3x3 window sum over 2048x2048,
