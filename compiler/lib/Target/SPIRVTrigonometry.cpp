@@ -186,11 +186,20 @@ static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
   quadrant =
       f.andI(f.addI(quadrant, f.b.create<arith::ExtUIOp>(f.bitsType, next)),
              f.bitsConstant(3));
-  Value fraction = f.add(
-      f.mul(f.b.create<arith::UIToFPOp>(f.type, upper), f.constant(0x1p-64)),
-      f.mul(f.b.create<arith::UIToFPOp>(f.type, lower), f.constant(0x1p-128)));
-  Value reduced = f.add(f.mul(fraction, f.constant(kHalfPiHigh)),
-                        f.mul(fraction, f.constant(kHalfPiLow)));
+  // The fraction as fractionHigh + fractionLow: upper without its last 11
+  // bits, exact in f64, and the rest (below 2^-53), so that only the product
+  // fractionHigh * pi/2 and the sums round.
+  auto scaled = [&](Value bits, double scale) {
+    return f.mul(f.b.create<arith::UIToFPOp>(f.type, bits), f.constant(scale));
+  };
+  Value lastBits = f.bitsConstant(0x7ff);
+  Value fractionHigh =
+      scaled(f.andI(upper, f.xorI(lastBits, f.bitsConstant(-1))), 0x1p-64);
+  Value fractionLow =
+      f.add(scaled(f.andI(upper, lastBits), 0x1p-64), scaled(lower, 0x1p-128));
+  Value reduced = f.add(f.mul(fractionHigh, f.constant(kHalfPiHigh)),
+                        f.add(f.mul(fractionHigh, f.constant(kHalfPiLow)),
+                              f.mul(fractionLow, f.constant(kHalfPiHigh))));
   return {f.negateIf(next, reduced), quadrant};
 }
 
