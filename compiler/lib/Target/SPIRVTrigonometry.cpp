@@ -24,6 +24,10 @@
 //   fraction below; the fraction, 128 of its bits, becomes r. The doubles
 //   closest to multiples of pi/2 give fractions of about 2^-62, still
 //   known to some 75 bits.
+// Both keep their rounding errors (by two-sums, and Dekker's product for
+// the fraction times pi/2) as a second f64 beside r, which the polynomials
+// take into account: an error of r's last bit would otherwise be two ulp
+// of sin r where sin r is in a lower binade than r.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,9 +51,11 @@ using arith::CmpIPredicate;
 static constexpr double kHalfPiParts[] = {
     0x1.921fb544p+0, 0x1.0b4611a6p-34, 0x1.3198a2ep-69, 0x1.b839a252049c1p-104};
 
-/// pi/2 rounded to f64 and the rest, rounded.
+/// pi/2 rounded to f64 and the rest, rounded; kHalfPiHigh as the sum of
+/// two halves of 25 bits for Dekker's product.
 static constexpr double kHalfPiHigh = 0x1.921fb54442d18p+0;
 static constexpr double kHalfPiLow = 0x1.1a62633145c07p-54;
+static constexpr double kHalfPiHighHalves[] = {0x1.921fb5p+0, 0x1.110b46p-26};
 
 /// Where the Payne-Hanek reduction takes over: there k would exceed what
 /// the 33-bit parts of pi/2 multiply exactly.
@@ -73,23 +79,67 @@ static constexpr int kTwoOverPiChunkCount = std::size(kTwoOverPiChunks);
 static constexpr int kWindowChunks = 6;
 
 namespace {
-/// |x| = k pi/2 + reduced, with quadrant = k mod 4 (i64).
+/// |x| = k pi/2 + reduced + reducedLow, with quadrant = k mod 4 (i64) and
+/// reducedLow below an ulp or so of reduced: the reduction's rounding errors,
+/// which the polynomials take into account.
 struct QuadrantReduction {
   Value reduced;
+  Value reducedLow;
   Value quadrant;
 };
+
+/// high + low, exactly.
+struct Sum {
+  Value high;
+  Value low;
+};
 } // namespace
+
+/// a + b as its rounding and the rounding's error (Knuth's two-sum), for
+/// any magnitudes.
+static Sum twoSum(FloatBuilder &f, Value a, Value b) {
+  Value sum = f.add(a, b);
+  Value bPart = f.sub(sum, a);
+  Value aPart = f.sub(sum, bPart);
+  return {sum, f.add(f.sub(a, aPart), f.sub(b, bPart))};
+}
+
+/// a * kHalfPiHigh as its rounding and the rounding's error, by Dekker's
+/// product: a and the constant split into halves whose products are exact
+/// (the SPIR-V target forbids the contraction into an fma that would spoil
+/// it).
+static Sum twoProductWithHalfPi(FloatBuilder &f, Value a) {
+  // Veltkamp's split: aHigh holds a's upper 26 bits, aLow the rest.
+  Value scaled = f.mul(a, f.constant(0x1p27 + 1));
+  Value aHigh = f.sub(scaled, f.sub(scaled, a));
+  Value aLow = f.sub(a, aHigh);
+  Value product = f.mul(a, f.constant(kHalfPiHigh));
+  Value bHigh = f.constant(kHalfPiHighHalves[0]);
+  Value bLow = f.constant(kHalfPiHighHalves[1]);
+  Value error = f.add(
+      f.add(f.add(f.sub(f.mul(aHigh, bHigh), product), f.mul(aHigh, bLow)),
+            f.mul(aLow, bHigh)),
+      f.mul(aLow, bLow));
+  return {product, error};
+}
 
 /// Cody-Waite reduction of `magnitude` < kLargeArgument.
 static QuadrantReduction reduceModerate(F64Builder &f, Value magnitude) {
   Value k = f.b.create<math::FloorOp>(f.add(
       f.mul(magnitude, f.constant(2 / llvm::numbers::pi)), f.constant(0.5)));
+  // Each subtraction's rounding error is kept.
   Value reduced = magnitude;
-  for (double part : kHalfPiParts)
-    reduced = f.sub(reduced, f.mul(k, f.constant(part)));
+  Value errors = f.constant(0);
+  for (double part : kHalfPiParts) {
+    Sum difference = twoSum(
+        f, reduced, f.b.create<arith::NegFOp>(f.mul(k, f.constant(part))));
+    reduced = difference.high;
+    errors = f.add(errors, difference.low);
+  }
+  Sum result = twoSum(f, reduced, errors);
   Value quadrant =
       f.andI(f.b.create<arith::FPToSIOp>(f.bitsType, k), f.bitsConstant(3));
-  return {reduced, quadrant};
+  return {result.high, result.low, quadrant};
 }
 
 /// Payne-Hanek reduction of `magnitude` >= kLargeArgument (finite); other
@@ -187,8 +237,8 @@ static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
       f.andI(f.addI(quadrant, f.b.create<arith::ExtUIOp>(f.bitsType, next)),
              f.bitsConstant(3));
   // The fraction as fractionHigh + fractionLow: upper without its last 11
-  // bits, exact in f64, and the rest (below 2^-53), so that only the product
-  // fractionHigh * pi/2 and the sums round.
+  // bits, exact in f64, and the rest (below 2^-53); the product of
+  // fractionHigh and pi/2 is exact as a sum of two.
   auto scaled = [&](Value bits, double scale) {
     return f.mul(f.b.create<arith::UIToFPOp>(f.type, bits), f.constant(scale));
   };
@@ -197,10 +247,13 @@ static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
       scaled(f.andI(upper, f.xorI(lastBits, f.bitsConstant(-1))), 0x1p-64);
   Value fractionLow =
       f.add(scaled(f.andI(upper, lastBits), 0x1p-64), scaled(lower, 0x1p-128));
-  Value reduced = f.add(f.mul(fractionHigh, f.constant(kHalfPiHigh)),
-                        f.add(f.mul(fractionHigh, f.constant(kHalfPiLow)),
-                              f.mul(fractionLow, f.constant(kHalfPiHigh))));
-  return {f.negateIf(next, reduced), quadrant};
+  Sum product = twoProductWithHalfPi(f, fractionHigh);
+  Sum reduced = twoSum(
+      f, product.high,
+      f.add(product.low, f.add(f.mul(fractionHigh, f.constant(kHalfPiLow)),
+                               f.mul(fractionLow, f.constant(kHalfPiHigh)))));
+  return {f.negateIf(next, reduced.high), f.negateIf(next, reduced.low),
+          quadrant};
 }
 
 /// (-1)^n / (2n + `offset`)! for n = `highest` down to `lowest`.
@@ -234,20 +287,24 @@ static SineAndCosine buildSineAndCosine(F64Builder &f, Value x) {
                magnitude, f.constant(0)));
   QuadrantReduction large = reduceLarge(f, magnitude);
   Value r = f.select(isLarge, large.reduced, moderate.reduced);
+  Value rLow = f.select(isLarge, large.reducedLow, moderate.reducedLow);
   Value z = f.mul(r, r);
+  Value halfZ = f.mul(z, f.constant(0.5));
   // |r| <= pi/4 (and a hair): the Taylor series of sin to r^17 and of cos
-  // to r^18 leave less than 2^-62 relative.
-  Value sine =
-      f.add(r, f.mul(f.mul(r, z),
-                     f.polynomial(z, alternatingInverseFactorials(8, 1, 1))));
+  // to r^18 leave less than 2^-62 relative. rLow adds its first-order terms:
+  // sin(r + rLow) = sin r + rLow (1 - r^2/2), cos(r + rLow) = cos r - rLow r.
+  Value sine = f.add(
+      r, f.add(f.mul(f.mul(r, z),
+                     f.polynomial(z, alternatingInverseFactorials(8, 1, 1))),
+               f.mul(rLow, f.sub(f.constant(1), halfZ))));
   // cos r = w + ((1 - w) - z/2 + z^2 Q(z)) with w = 1 - z/2 rounded: the
   // rounding error of w is recovered exactly.
-  Value halfZ = f.mul(z, f.constant(0.5));
   Value w = f.sub(f.constant(1), halfZ);
   Value tail =
       f.add(f.sub(f.sub(f.constant(1), w), halfZ),
-            f.mul(f.mul(z, z),
-                  f.polynomial(z, alternatingInverseFactorials(9, 2, 0))));
+            f.sub(f.mul(f.mul(z, z),
+                        f.polynomial(z, alternatingInverseFactorials(9, 2, 0))),
+                  f.mul(rLow, r)));
   return {sine, f.add(w, tail),
           f.select(isLarge, large.quadrant, moderate.quadrant)};
 }

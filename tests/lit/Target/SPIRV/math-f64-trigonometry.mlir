@@ -89,7 +89,7 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK-NOT: {{ (Sin|Cos|Tan|Asin|Acos|Atan|Atan2) }}
 
 // sin: the Cody-Waite reduction, k = floor(|x| 2/pi + 1/2) and four parts
-// of pi/2, three of 33 bits ...
+// of pi/2, three of 33 bits, each subtraction's error kept ...
 // CHECK-LABEL: %sine = OpFunction
 // CHECK: OpFOrdGreaterThanEqual %bool %[[ABS:[0-9]+]] %double_1048576
 // CHECK: OpFMul %double %{{[0-9]+}} %double_0_63661977236758138
@@ -100,7 +100,8 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: OpFMul %double %[[K]] %double_8_4784276603688996en32
 // ... the Payne-Hanek reduction: the window's start in the table of 2/pi
 // (the exponent + 62 - 1075), the table's chunks (0xa2f9836e first), the
-// 32-bit products, the 128-bit fraction negated past a half and converted ...
+// 32-bit products, the 128-bit fraction negated past a half and converted,
+// its product with pi/2 exact as two (Veltkamp's split by 2^27 + 1) ...
 // CHECK: OpBitcast %ulong %[[ABS]]
 // CHECK: OpShiftRightLogical %ulong %{{[0-9]+}} %ulong_52
 // CHECK: OpIAdd %ulong %{{[0-9]+}} %ulong_18446744073709550603
@@ -109,7 +110,8 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: OpBitwiseXor %ulong %{{[0-9]+}} %ulong_18446744073709551615
 // CHECK: OpConvertUToF %double
 // CHECK: OpFMul %double %{{[0-9]+}} %double_2_9387358770557188en39
-// CHECK: OpFMul %double %{{[0-9]+}} %double_1_5707963267948966
+// CHECK: OpFMul %double %[[HIGH:[0-9]+]] %double_134217729
+// CHECK: OpFMul %double %[[HIGH]] %double_1_5707963267948966
 // ... and the Taylor series of sin and cos.
 // CHECK: OpFAdd %double %{{[0-9]+}} %double_n0_16666666666666666
 // CHECK: OpFAdd %double %{{[0-9]+}} %double_n0_0013888888888888889
