@@ -13,9 +13,9 @@
 //   subtracted as four parts of pi/2, the first three of 33 bits so that
 //   each product k * part is exact (k < 2^20). The first subtraction is exact
 //   (Sterbenz), and each later one either is exact or leaves a difference
-//   far larger than what remains to subtract, so r is within an ulp or so;
-//   the parts hold pi/2 to 2^-150, which leaves r's relative error far below
-//   2^-53 for the doubles closest to multiples of pi/2 in this range.
+//   far larger than what remains to subtract; the parts hold pi/2 to
+//   2^-150, which leaves r's relative error far below 2^-53 for the doubles
+//   closest to multiples of pi/2 in this range.
 // - from 2^20 on, by Payne and Hanek's method, in integers: with
 //   |x| = m 2^E (m the 53-bit significand), only the 192 bits of 2/pi from
 //   2^-(E-1) on matter to |x| 2/pi mod 4: the earlier ones give multiples of
@@ -38,6 +38,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <iterator>
 
 using namespace mlir;
 
@@ -75,7 +76,8 @@ static constexpr uint32_t kTwoOverPiChunks[] = {
     0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b, 0x3d0739f7, 0x8a5292ea,
     0x6bfb5fb1, 0x1f8d5d08, 0x56033046};
 static constexpr int kTwoOverPiChunkCount = std::size(kTwoOverPiChunks);
-/// The window of 2/pi, in chunks, and one more for the shift within a chunk.
+/// The window of 2/pi in 32-bit chunks. It starts within a chunk of the
+/// table, so kWindowChunks + 1 chunks of the table make it.
 static constexpr int kWindowChunks = 6;
 
 namespace {
@@ -142,19 +144,16 @@ static QuadrantReduction reduceModerate(F64Builder &f, Value magnitude) {
   return {result.high, result.low, quadrant};
 }
 
-/// Payne-Hanek reduction of `magnitude` >= kLargeArgument (finite); other
-/// values give a meaningless result, without undefined shifts.
-static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
-  Value lowHalf = f.bitsConstant(0xffffffff);
-  Value thirtyTwo = f.bitsConstant(32);
-  Value bits = f.toBits(magnitude);
-  Value significand = f.orI(f.andI(bits, f.bitsConstant(0x000fffffffffffff)),
-                            f.bitsConstant(int64_t(1) << 52));
-  // |x| = significand 2^E with E = biased exponent - 1075; the window starts
-  // at bit E - 1 of 2/pi, bit E + 62 of the table.
+/// The window of 2/pi for the f64 of `bits` (|x| = significand 2^E): its
+/// bits from 2^-(E-1) on, kWindowChunks 32-bit chunks, most significant
+/// first. An exponent outside the table's reach gives some window.
+static SmallVector<Value> twoOverPiWindow(F64Builder &f, Value bits) {
+  // E = biased exponent - 1075; the window starts at bit E - 1 of 2/pi, bit
+  // E + 62 of the table.
   Value start =
       f.addI(f.shiftRight(bits, f.bitsConstant(52)), f.bitsConstant(62 - 1075));
-  int64_t lastStart = (kTwoOverPiChunkCount - kWindowChunks - 1) * 32 + 31;
+  int lastFirstChunk = kTwoOverPiChunkCount - kWindowChunks - 1;
+  int64_t lastStart = lastFirstChunk * 32 + 31;
   start = f.select(f.cmpI(CmpIPredicate::slt, start, f.bitsConstant(0)),
                    f.bitsConstant(0), start);
   start = f.select(f.cmpI(CmpIPredicate::sgt, start, f.bitsConstant(lastStart)),
@@ -165,7 +164,6 @@ static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
   // Chunk firstChunk + j of the table, for j = 0 to kWindowChunks, chosen
   // by comparisons (SPIR-V has no constant arrays that logical addressing
   // could index without a variable).
-  int lastFirstChunk = kTwoOverPiChunkCount - kWindowChunks - 1;
   SmallVector<Value> isFirstChunk;
   for (int c = 0; c <= lastFirstChunk; ++c)
     isFirstChunk.push_back(
@@ -178,22 +176,28 @@ static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
                        chunk);
     chunks.push_back(chunk);
   }
-  // The window's 32-bit chunks, most significant first.
   SmallVector<Value> window;
-  Value complement = f.b.create<arith::SubIOp>(thirtyTwo, shift);
+  Value complement = f.b.create<arith::SubIOp>(f.bitsConstant(32), shift);
   for (int j = 0; j < kWindowChunks; ++j)
-    window.push_back(f.orI(f.andI(f.shiftLeft(chunks[j], shift), lowHalf),
-                           f.shiftRight(chunks[j + 1], complement)));
+    window.push_back(
+        f.orI(f.andI(f.shiftLeft(chunks[j], shift), f.bitsConstant(0xffffffff)),
+              f.shiftRight(chunks[j + 1], complement)));
+  return window;
+}
 
-  // significand * window mod 2^192 in 32-bit columns (column 0 least
-  // significant): significand = high 2^32 + low, each partial product's
-  // halves summed into their columns, then the carries propagated.
+/// `significand` (53 bits) * `window` mod 2^192, in kWindowChunks 32-bit
+/// columns, column 0 least significant: significand = high 2^32 + low, each
+/// partial product's halves summed into their columns, then the carries
+/// propagated.
+static SmallVector<Value> multiplyByWindow(F64Builder &f, Value significand,
+                                           ArrayRef<Value> window) {
+  Value lowHalf = f.bitsConstant(0xffffffff);
+  Value thirtyTwo = f.bitsConstant(32);
   Value low = f.andI(significand, lowHalf);
   Value high = f.shiftRight(significand, thirtyTwo);
   SmallVector<Value> columns(kWindowChunks, f.bitsConstant(0));
   auto accumulate = [&](int column, Value product) {
-    if (column < kWindowChunks)
-      columns[column] = f.addI(columns[column], f.andI(product, lowHalf));
+    columns[column] = f.addI(columns[column], f.andI(product, lowHalf));
     if (column + 1 < kWindowChunks)
       columns[column + 1] =
           f.addI(columns[column + 1], f.shiftRight(product, thirtyTwo));
@@ -210,6 +214,17 @@ static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
     columns[column] = f.addI(columns[column], carry);
   }
   columns.back() = f.andI(columns.back(), lowHalf);
+  return columns;
+}
+
+/// Payne-Hanek reduction of `magnitude` >= kLargeArgument (finite); other
+/// values give a meaningless result, without undefined shifts.
+static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
+  Value bits = f.toBits(magnitude);
+  Value significand = f.orI(f.andI(bits, f.bitsConstant(0x000fffffffffffff)),
+                            f.bitsConstant(int64_t(1) << 52));
+  SmallVector<Value> columns =
+      multiplyByWindow(f, significand, twoOverPiWindow(f, bits));
 
   // The quadrant is bits 191 and 190; the fraction's bits 189 to 62 are
   // `upper` (189 to 126) and `lower`.
@@ -220,7 +235,7 @@ static QuadrantReduction reduceLarge(F64Builder &f, Value magnitude) {
               f.shiftLeft(columns[column - 1], f.bitsConstant(2))),
         f.shiftRight(columns[column - 2], f.bitsConstant(30)));
   };
-  Value quadrant = f.shiftRight(columns[5], f.bitsConstant(30));
+  Value quadrant = f.shiftRight(columns.back(), f.bitsConstant(30));
   Value upper = fractionBits(5);
   Value lower = fractionBits(3);
   // A fraction of a half or more is 1 - fraction below the next quadrant:
