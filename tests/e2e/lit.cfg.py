@@ -23,12 +23,8 @@ config.name = "tilec-e2e-vulkan" if vulkan else "tilec-e2e"
 # Programs that fail on Vulkan for known reasons in the SPIR-V code
 # generation, each expected to fail until its fix lands: a fix makes the
 # program pass unexpectedly, which fails the suite until it leaves the list.
-vulkan_known_failures = {
-    # The SPIR-V target refuses f64 sin, cos, tan, asin, acos, atan, atan2
-    # and erf: GLSL.std.450 has them for 16- and 32-bit floats only, and
-    # tilec builds no f64 expansion of them yet (docs/codegen.md).
-    "elementwise_float_f64.tile",
-}
+# None now: the whole suite passes on lavapipe.
+vulkan_known_failures = set()
 
 sys.path.insert(0, os.path.dirname(__file__))
 from e2eformat import E2ETest  # noqa: E402

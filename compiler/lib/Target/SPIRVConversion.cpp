@@ -82,8 +82,8 @@ static std::optional<spirv::StorageClass> mapMemorySpace(Attribute space) {
 
 namespace {
 /// A math builtin that MLIR 19's math-to-SPIR-V patterns leave out, to its
-/// GLSL.std.450 instruction (16 and 32 bits: the preparation refuses f64,
-/// and has built asin, acos and atan from arithmetic for f32).
+/// GLSL.std.450 instruction (16 and 32 bits: the preparation has built the
+/// f64 ones, and asin, acos and atan for f32, from arithmetic).
 template <typename MathOp, typename GLOp>
 struct GLSLUnaryPattern final : OpConversionPattern<MathOp> {
   using OpConversionPattern<MathOp>::OpConversionPattern;

@@ -22,35 +22,6 @@ using namespace mlir;
 
 namespace tilec {
 
-namespace {
-/// Builds the f64 expressions of one builtin: FloatBuilder's, with the
-/// operand type's i64 counterpart for bit manipulation.
-class F64Builder : public FloatBuilder {
-public:
-  F64Builder(ImplicitLocOpBuilder &b, Type type)
-      : FloatBuilder(b, type),
-        bitsType(withElementType(type, b.getIntegerType(64))) {}
-
-  Value bitsConstant(int64_t value) {
-    TypedAttr scalar = b.getIntegerAttr(b.getIntegerType(64), value);
-    if (auto vector = dyn_cast<VectorType>(bitsType))
-      return b.create<arith::ConstantOp>(
-          SplatElementsAttr::get(vector, scalar));
-    return b.create<arith::ConstantOp>(scalar);
-  }
-  Value toBits(Value x) { return b.create<arith::BitcastOp>(bitsType, x); }
-  Value fromBits(Value bits) { return b.create<arith::BitcastOp>(type, bits); }
-
-  /// 2^k for an i64 k in [-1022, 1023]: the exponent field alone.
-  Value powerOfTwo(Value k) {
-    Value biased = b.create<arith::AddIOp>(k, bitsConstant(1023));
-    return fromBits(b.create<arith::ShLIOp>(biased, bitsConstant(52)));
-  }
-
-  Type bitsType;
-};
-} // namespace
-
 /// 1/n! for n = `highest` down to `lowest`, the Taylor coefficients of e^x.
 static SmallVector<double> inverseFactorials(int highest, int lowest) {
   SmallVector<double> coefficients;

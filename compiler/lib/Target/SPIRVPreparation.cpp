@@ -3,9 +3,10 @@
 // MLIR's SPIR-V conversions translate each op to its closest SPIR-V or
 // GLSL.std.450 instruction. Where that instruction means something else than
 // the kernel IR's op (GLSL's Pow and Atan2 leave cases undefined that Tile
-// defines), has no SPIR-V type to work on (bf16) or is too loose (tanh near
-// zero; asin, acos and atan in f32), the clone of the kernels is rewritten here
-// first into ops that convert exactly.
+// defines), has no SPIR-V type to work on (bf16), is too loose (tanh near
+// zero; asin, acos and atan in f32) or is 32-bit only (the transcendentals
+// on f64), the clone of the kernels is rewritten here first into ops that
+// convert exactly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,13 +48,6 @@ Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
   return b.create<arith::ConstantOp>(scalar);
 }
 
-/// The f64 builtins that GLSL.std.450 lacks and SPIRVFloat64.cpp does not
-/// build yet.
-static bool lacksF64Implementation(Operation *op) {
-  return isa<math::SinOp, math::CosOp, math::TanOp, math::AsinOp, math::AcosOp,
-             math::AtanOp, math::Atan2Op, math::ErfOp>(op);
-}
-
 /// The element type of `op`'s one result, or null.
 static Type resultElementType(Operation *op) {
   if (op->getNumResults() != 1)
@@ -69,20 +63,6 @@ static bool isF64(Operation *op) {
 static bool isF32(Operation *op) {
   Type element = resultElementType(op);
   return element && element.isF32();
-}
-
-static LogicalResult checkMathSupport(gpu::GPUModuleOp kernels) {
-  WalkResult result = kernels.walk([](Operation *op) {
-    if (lacksF64Implementation(op) && isF64(op)) {
-      emitError(op->getLoc())
-          << "the SPIR-V target cannot compute '" << op->getName()
-          << "' on f64 yet: GLSL.std.450 defines it for 16- and 32-bit "
-             "floats only, and tilec has no f64 expansion of it";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
 }
 
 /// `x` has its sign bit set (-0 and negative NaNs included).
@@ -155,25 +135,26 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
   return select(isOne, one, power);
 }
 
-/// atan(x): built from arithmetic for f32, GLSL's Atan otherwise (f16).
-static Value buildAtan(ImplicitLocOpBuilder &b, Value x) {
-  if (getElementTypeOrSelf(x.getType()).isF32())
-    return buildAtanF32(b, x);
-  return b.create<math::AtanOp>(x);
+/// atan(x): built from arithmetic for f32 and f64, GLSL's Atan otherwise
+/// (f16).
+static Value atanOfType(ImplicitLocOpBuilder &b, Value x) {
+  if (getElementTypeOrSelf(x.getType()).isF16())
+    return b.create<math::AtanOp>(x);
+  return buildAtan(b, x);
 }
 
-/// The f32 inverse trigonometric builtin that `op` computes, from
-/// arithmetic, or null.
-static Value expandInverseTrigonometricF32(ImplicitLocOpBuilder &b,
-                                           Operation *op) {
-  if (!isF32(op))
+/// The f32 or f64 inverse trigonometric builtin that `op` computes, from
+/// arithmetic, or null (f16: GLSL's is precise enough).
+static Value expandInverseTrigonometric(ImplicitLocOpBuilder &b,
+                                        Operation *op) {
+  if (!isF32(op) && !isF64(op))
     return {};
   Value x = op->getOperand(0);
   if (isa<math::AsinOp>(op))
-    return buildAsinF32(b, x);
+    return buildAsin(b, x);
   if (isa<math::AcosOp>(op))
-    return buildAcosF32(b, x);
-  return buildAtanF32(b, x);
+    return buildAcos(b, x);
+  return buildAtan(b, x);
 }
 
 /// C's atan2 from atan(y / x): SPIR-V's GLSL.std.450 has no Atan2 in MLIR,
@@ -195,7 +176,7 @@ static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
                                   splatConstant(b, type, ifPositive));
     return b.create<math::CopySignOp>(angle, y).getResult();
   };
-  Value angle = buildAtan(b, b.create<arith::DivFOp>(y, x));
+  Value angle = atanOfType(b, b.create<arith::DivFOp>(y, x));
   angle = b.create<arith::SelectOp>(
       xNegative,
       b.create<arith::AddFOp>(
@@ -311,6 +292,14 @@ static Value expandF64Builtin(ImplicitLocOpBuilder &b, Operation *op) {
     return buildSinhF64(b, x);
   if (isa<math::CoshOp>(op))
     return buildCoshF64(b, x);
+  if (isa<math::SinOp>(op))
+    return buildSinF64(b, x);
+  if (isa<math::CosOp>(op))
+    return buildCosF64(b, x);
+  if (isa<math::TanOp>(op))
+    return buildTanF64(b, x);
+  if (isa<math::ErfOp>(op))
+    return buildErfF64(b, x);
   return {};
 }
 
@@ -321,8 +310,9 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
   kernels.walk([&](Operation *op) {
     if (isa<math::PowFOp, math::Atan2Op, math::AsinOp, math::AcosOp,
             math::AtanOp, math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
-            math::CoshOp, arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp,
-            arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp>(op))
+            math::CoshOp, math::SinOp, math::CosOp, math::TanOp, math::ErfOp,
+            arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
+            arith::FPToSIOp, arith::FPToUIOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -333,9 +323,10 @@ static void expandByWalk(gpu::GPUModuleOp kernels) {
     else if (auto atan2 = dyn_cast<math::Atan2Op>(op))
       replacement = expandAtan2(b, atan2.getLhs(), atan2.getRhs());
     else if (isa<math::AsinOp, math::AcosOp, math::AtanOp>(op))
-      replacement = expandInverseTrigonometricF32(b, op);
+      replacement = expandInverseTrigonometric(b, op);
     else if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
-                 math::CoshOp>(op))
+                 math::CoshOp, math::SinOp, math::CosOp, math::TanOp,
+                 math::ErfOp>(op))
       replacement = expandF64Builtin(b, op);
     else if (!(replacement = expandF64ToHalf(b, op)))
       replacement = expandBF16Conversion(b, op);
@@ -557,8 +548,6 @@ static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
 }
 
 LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
-  if (failed(checkMathSupport(kernels)))
-    return failure();
   expandByWalk(kernels);
   roundHalvesToNearest(kernels);
   scalarizeVectorAccesses(kernels);
