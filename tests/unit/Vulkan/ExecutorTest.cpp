@@ -289,7 +289,8 @@ TEST_F(ExecutorTest, ABundleLargerThanTheDeviceStreamsThroughIt) {
   descriptor.profile.globalMemBytes = 6144;
   open();
   Bundle bundle = vectorAddBundle(1024);
-  bundle.kernels.push_back({"vhalf", "vadd.tile:2:3", 500, 6000, ""});
+  bundle.kernels.push_back(
+      {"vhalf", "vadd.tile:2:3", 500, 6000, bundle.kernels[0].spirv, ""});
   for (unsigned whole = 0; whole < 3; ++whole)
     for (uint64_t piece = 0; piece < 2; ++piece)
       bundle.buffers.push_back(
