@@ -42,6 +42,27 @@ Bundle vectorAddBundle(int64_t size = 1000) {
   return bundle;
 }
 
+/// vectorAddBundle(size) with A, B and C stored as two pieces of size / 2
+/// each, which kernel "vhalf" adds piece by piece (its first 500 elements).
+Bundle vectorAddInPiecesBundle(int64_t size) {
+  Bundle bundle = vectorAddBundle(size);
+  bundle.kernels.push_back(
+      {"vhalf", "vadd.tile:2:3", 500, 6000, bundle.kernels[0].spirv, ""});
+  int64_t half = size / 2;
+  for (unsigned whole = 0; whole < 3; ++whole)
+    for (uint64_t piece = 0; piece < 2; ++piece)
+      bundle.buffers.push_back(
+          {bundle.buffers[whole].name + std::to_string(piece),
+           Kind::Piece,
+           DType::F32,
+           {half},
+           std::nullopt,
+           BufferPiece{whole, piece * uint64_t(half) * sizeof(float)}});
+  bundle.launches = {launch1D(1, 512, 64, {3, 5, 7}),
+                     launch1D(1, 512, 64, {4, 6, 8})};
+  return bundle;
+}
+
 class ExecutorTest : public tilec::testing::VulkanFixture {
 protected:
   Expected<std::unique_ptr<VulkanExecutor>> prepare(const Bundle &bundle) {
@@ -92,20 +113,7 @@ TEST_F(ExecutorTest, UnwrittenElementsAreUnwrittenPoison) {
 TEST_F(ExecutorTest, TensorsStoredAsPieces) {
   // A, B and C (1000 floats) are stored as two pieces of 500 each, and
   // "vhalf" adds the matching pieces.
-  Bundle bundle = vectorAddBundle();
-  bundle.kernels.push_back(
-      {"vhalf", "vadd.tile:2:3", 500, 6000, bundle.kernels[0].spirv, ""});
-  for (unsigned whole = 0; whole < 3; ++whole)
-    for (uint64_t piece = 0; piece < 2; ++piece)
-      bundle.buffers.push_back(
-          {bundle.buffers[whole].name + std::to_string(piece),
-           Kind::Piece,
-           DType::F32,
-           {500},
-           std::nullopt,
-           BufferPiece{whole, piece * 2000}});
-  bundle.launches = {launch1D(1, 512, 64, {3, 5, 7}),
-                     launch1D(1, 512, 64, {4, 6, 8})};
+  Bundle bundle = vectorAddInPiecesBundle(1000);
   Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
   ASSERT_TRUE(executor) << executor.error().message();
   HostTensor a = iota(DType::F32, {1000}, 1), b = iota(DType::F32, {1000}, 2);
@@ -288,20 +296,7 @@ TEST_F(ExecutorTest, ABundleLargerThanTheDeviceStreamsThroughIt) {
   // hold one launch's pieces: each is on the device only for its launch.
   descriptor.profile.globalMemBytes = 6144;
   open();
-  Bundle bundle = vectorAddBundle(1024);
-  bundle.kernels.push_back(
-      {"vhalf", "vadd.tile:2:3", 500, 6000, bundle.kernels[0].spirv, ""});
-  for (unsigned whole = 0; whole < 3; ++whole)
-    for (uint64_t piece = 0; piece < 2; ++piece)
-      bundle.buffers.push_back(
-          {bundle.buffers[whole].name + std::to_string(piece),
-           Kind::Piece,
-           DType::F32,
-           {512},
-           std::nullopt,
-           BufferPiece{whole, piece * 2048}});
-  bundle.launches = {launch1D(1, 512, 64, {3, 5, 7}),
-                     launch1D(1, 512, 64, {4, 6, 8})};
+  Bundle bundle = vectorAddInPiecesBundle(1024);
   Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
   ASSERT_TRUE(executor) << executor.error().message();
   HostTensor a = iota(DType::F32, {1024}, 1), b = iota(DType::F32, {1024}, 2);
