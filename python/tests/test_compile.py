@@ -93,6 +93,24 @@ def test_non_contiguous_and_list_inputs(rng):
     np.testing.assert_allclose(g([[1, 2]], [[3], [4]]), [[11]])
 
 
+def test_big_endian_input_is_taken_in_native_order(rng):
+    f = tilec.compile("function f(A) -> (B) { B = A * 2; }")
+    a = uniform(rng, 12).astype(">f4")
+    result = f(a)
+    assert result.dtype == np.float32
+    np.testing.assert_array_equal(result, a.astype(np.float32) * 2)
+
+
+def test_program_tells_its_kernels_and_schedule(rng):
+    f = tilec.compile(MATMUL, name="matmul.tile")
+    program = f.program(uniform(rng, (8, 8)), uniform(rng, (8, 8)))
+    assert program.function == "matmul"
+    name, location, flops, _ = program.kernels[0]
+    assert location.startswith("matmul.tile:2:")
+    assert flops == 2 * 8 * 8 * 8
+    assert name in program.schedule
+
+
 def test_scalar_parameter(rng):
     f = tilec.compile("function scale(A[N], S[]) -> (B) { B = A * S; }")
     a = uniform(rng, 10)

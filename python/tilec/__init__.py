@@ -252,6 +252,8 @@ class Function:
         if declared:
             return np.asarray(value, dtype=DTYPES[declared], order="C")
         array = np.asarray(value, order="C")
+        if not array.dtype.isnative:
+            array = array.astype(array.dtype.newbyteorder("="))
         if array.dtype not in _TILE_DTYPE:
             raise InvalidArgumentError(
                 f"input '{parameter}' is an array of {array.dtype}, which Tile "
