@@ -41,10 +41,6 @@ function logistic_gradient(X[N, D], W[D], B[], Y[N]) -> (DW, DB, Loss, P) {
 }
 """
 
-# Copies its input: how data gets onto the device once, to stay there.
-UPLOAD = "function upload(A) -> (B) { B = A; }"
-
-
 def multiply_arrays() -> bool:
     a = np.arange(1, 11, dtype=np.float32)
     b = np.array([0.5, -1, 2, 0.25, 3, -2, 1.5, 0, 4, -0.5], np.float32)
@@ -64,8 +60,7 @@ def main() -> int:
 
     features = np.array([[0, 0], [1, 0], [1, 0], [1, 1], [1, 1]], np.float32)
     labels = np.array([0, 0, 0, 1, 1], np.float32)
-    upload = tilec.compile(UPLOAD, name="upload.tile")
-    x, y = upload.on_device(features), upload.on_device(labels)
+    x, y = tilec.to_device(features), tilec.to_device(labels)
 
     w, b = np.zeros(2, np.float32), np.float32(0)
     iterations, learning_rate = 100, np.float32(1)

@@ -70,3 +70,24 @@ def test_device_tensor_shape_picks_the_specialisation(rng):
     small, large = f.on_device(uniform(rng, 3)), f.on_device(uniform(rng, 300))
     assert f(small).shape == (3,) and f(large).shape == (300,)
     np.testing.assert_array_equal(f(large), large.numpy() - 1)
+
+
+def test_to_device_uploads_once_for_many_calls(rng):
+    a = uniform(rng, (5, 3))
+    on_device = tilec.to_device(a)
+    assert (on_device.shape, on_device.dtype) == ((5, 3), "f32")
+    np.testing.assert_array_equal(on_device.numpy(), a)
+    f = tilec.compile("function f(A, S[]) -> (B) { B = A * S; }")
+    for scale in (2, 3):
+        np.testing.assert_array_equal(f(on_device, np.float32(scale)),
+                                      a * np.float32(scale))
+
+
+def test_to_device_converts_to_a_dtype(rng):
+    values = rng.uniform(-10, 10, 20)
+    as_i16 = tilec.to_device(values, "i16")
+    assert as_i16.dtype == "i16"
+    np.testing.assert_array_equal(as_i16.numpy(), values.astype(np.int16))
+    as_bf16 = tilec.to_device(values, "bf16")
+    assert as_bf16.dtype == "bf16"
+    np.testing.assert_allclose(as_bf16.numpy(), values, rtol=2 ** -8)

@@ -24,7 +24,7 @@ __all__ = [
     "CacheError", "CompileError", "Context", "Device", "DeviceError",
     "DeviceTensor", "Diagnostic", "DTYPES", "Error", "FileError", "Function",
     "InvalidArgumentError", "NoDeviceError", "Program", "compile",
-    "compile_file", "context", "devices",
+    "compile_file", "context", "devices", "to_device",
 ]
 
 DeviceTensor = _tilec.DeviceTensor
@@ -91,6 +91,9 @@ class Context:
         self.backend = self._context.backend
         self.profile = json.loads(self._context.profile)
         self.device_name = self.profile["name"]
+        self._lock = threading.Lock()
+        # The copying programs of to_device(), by the dtype asked for.
+        self._uploads: Dict[Optional[str], Function] = {}
 
     def compile(self, source: str, entry: Optional[str] = None, *,
                 name: str = "<string>",
@@ -112,6 +115,20 @@ class Context:
         except (OSError, UnicodeDecodeError) as error:
             raise FileError(f"cannot read '{path}': {error}") from error
         return self.compile(source, entry, name=str(path), dtypes=dtypes)
+
+    def to_device(self, value, dtype: Optional[str] = None) -> DeviceTensor:
+        """``value`` (an array, or anything np.asarray takes; ``dtype``, a
+        Tile dtype name, converts it) as a DeviceTensor of this context, to
+        go into many calls without being uploaded again. The JIT uploads
+        only as part of a run, so this runs a program that copies it."""
+        with self._lock:
+            upload = self._uploads.get(dtype)
+            if upload is None:
+                upload = self.compile(
+                    "function upload(A) -> (B) { B = A; }", name="upload.tile",
+                    dtypes={"A": dtype} if dtype else None)
+                self._uploads[dtype] = upload
+        return upload.on_device(value)
 
     def cache_stats(self) -> dict:
         """What the kernel cache has done since the context was created."""
@@ -150,6 +167,13 @@ def compile_file(path: str, entry: Optional[str] = None, *,
     """Context.compile_file() on the shared context of ``backend`` and
     ``device``."""
     return context(backend, device).compile_file(path, entry, dtypes=dtypes)
+
+
+def to_device(value, dtype: Optional[str] = None, *, backend: str = "opencl",
+              device: str = "") -> DeviceTensor:
+    """Context.to_device() on the shared context of ``backend`` and
+    ``device``."""
+    return context(backend, device).to_device(value, dtype)
 
 
 def _plural(count: int, noun: str) -> str:
