@@ -54,6 +54,12 @@ def test_array_of_no_tile_dtype(rng):
         f(np.ones(3, np.complex128))
 
 
+def test_argument_that_cannot_be_converted_to_the_declared_dtype():
+    f = tilec.compile("function f(A) -> (B) { B = A; }", dtypes={"A": "f32"})
+    with pytest.raises(tilec.InvalidArgumentError, match="'A'.*f32"):
+        f("not a number")
+
+
 def test_bad_dtype_declarations():
     with pytest.raises(tilec.InvalidArgumentError, match="'Z'"):
         tilec.compile(MATMUL, dtypes={"Z": "f32"})

@@ -197,7 +197,7 @@ class Function:
         self._source_name = name
         function, parameters, results = _tilec.read_signature(
             source, entry, name)
-        self.name = function
+        self.name = function or "<anonymous>"
         self._entry = entry
         self.inputs = [parameter for parameter, _ in parameters]
         self.outputs = list(results)
@@ -271,11 +271,17 @@ class Function:
                     f"input '{parameter}' is a device tensor of {value.dtype} "
                     f"where {declared} was declared")
             return value
-        if declared == "bf16":
-            return np.asarray(value, dtype=np.float64, order="C")
+        # bf16 values cross as float64, each rounded once to bf16 there.
+        carrier = (np.float64 if declared == "bf16" else
+                   DTYPES[declared] if declared else None)
+        try:
+            array = np.asarray(value, dtype=carrier, order="C")
+        except (TypeError, ValueError) as error:
+            raise InvalidArgumentError(
+                f"input '{parameter}' cannot be converted to "
+                f"{declared or 'an array'}: {error}") from error
         if declared:
-            return np.asarray(value, dtype=DTYPES[declared], order="C")
-        array = np.asarray(value, order="C")
+            return array
         if not array.dtype.isnative:
             array = array.astype(array.dtype.newbyteorder("="))
         if array.dtype not in _TILE_DTYPE:
