@@ -3,7 +3,7 @@
 The package is imported from the build tree: PYTHONPATH=build/python (what
 scripts/test.sh sets), else build/python of this checkout. The kernel cache
 goes to the build tree, never the user's cache, unless TILEC_CACHE_DIR says
-otherwise.
+otherwise. Vulkan runs under the validation layers.
 """
 
 import os
@@ -23,6 +23,9 @@ except ImportError:
 BUILD = pathlib.Path(tilec.__file__).resolve().parents[2]
 os.environ.setdefault("TILEC_CACHE_DIR",
                       str(BUILD / "tests" / "python" / "jit-cache"))
+# Vulkan runs under the validation layers, whose every message fails the run,
+# as in the end-to-end suite.
+os.environ.setdefault("TILEC_VULKAN_VALIDATION", "1")
 
 MATMUL = ("function matmul(A[M, K], B[K, N]) -> (C) {\n"
           "  C[i, j : M, N] = +(A[i, k] * B[k, j]);\n"
