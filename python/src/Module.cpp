@@ -50,7 +50,7 @@ py::tuple shapeTuple(const Shape &shape) {
   return tuple;
 }
 
-/// A tensor in device memory, with the context it belongs to kept alive.
+/// A tensor in device memory (it keeps its device alive: docs/jit.md).
 struct PyDeviceTensor {
   std::shared_ptr<DeviceTensor> tensor;
 
