@@ -19,6 +19,8 @@ packages=(
   nlohmann-json3-dev libxxhash-dev python3-numpy
   # the CLBlast SGEMM baseline of bench/
   libclblast-dev
+  # the Python package (python/) and its tests
+  pybind11-dev python3-pytest
 )
 missing=()
 for p in "${packages[@]}"; do

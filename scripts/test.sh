@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up and builds (scripts/setup.sh), then runs every test: the lit/FileCheck
 # tests, the GoogleTest binaries and the end-to-end suite (with its Oclgrind
-# runs, and again on Vulkan under the validation layers), all through lit. Ends with one summary line
-# "tests: N passed, N failed". Extra arguments go to lit (e.g. --filter=Parser).
+# runs, and again on Vulkan under the validation layers), all through lit, then the Python package's
+# pytest suite (python/tests). Ends with one summary line "tests: N passed, N failed" that counts
+# both. Extra arguments go to lit (e.g. --filter=Parser); the pytest suite always runs whole.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${TILEC_BUILD_DIR:-$root/build}
@@ -20,5 +21,20 @@ unresolved=$(( $(grep -c '^UNRESOLVED:' "$log" || true) + 0 ))
 rm -f "$log"
 failed=$(( failed + unresolved ))
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+
+# The Python package's tests, on the package in the build tree.
+log=$(mktemp)
+PYTHONPATH="$build/python" PYTHONDONTWRITEBYTECODE=1 TILEC_CACHE_DIR="$build/tests/python/jit-cache" \
+  /usr/bin/python3 -m pytest -p no:cacheprovider -q -rfE "$root/python/tests" 2>&1 | tee "$log"
+py_status=${PIPESTATUS[0]}
+summary=$(grep -E '(passed|failed|error).* in [0-9.]+s' "$log" | tail -n1)
+py_count() { echo "$summary" | grep -oE "[0-9]+ $1" | grep -oE '[0-9]+' || true; }
+py_passed=$(( $(py_count passed) + 0 ))
+py_failed=$(( $(py_count failed) + $(py_count error) + 0 ))
+rm -f "$log"
+[ "$py_status" -eq 0 ] || [ "$py_failed" -gt 0 ] || py_failed=1
+passed=$(( passed + py_passed ))
+failed=$(( failed + py_failed ))
+[ "$py_status" -eq 0 ] || status=1
 echo "tests: $passed passed, $failed failed"
 exit "$status"

@@ -60,6 +60,31 @@ static std::string summarize(const std::vector<Diagnostic> &diagnostics,
   return "compiling '" + sourceName + "' failed";
 }
 
+Expected<FunctionSignature> readSignature(const std::string &text,
+                                          const std::string &entry,
+                                          const std::string &sourceName) {
+  std::vector<Diagnostic> diagnostics;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
+  std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
+  const ast::Function *function =
+      module ? selectFunction(*module, entry, sourceMgr) : nullptr;
+  if (!function) {
+    std::string message = summarize(diagnostics, sourceName);
+    return Error(ErrorKind::Compile, std::move(message),
+                 std::move(diagnostics));
+  }
+  FunctionSignature signature;
+  signature.name = function->name;
+  for (const ParamInfo &param : getParams(*function))
+    signature.parameters.push_back({param.name, param.rank});
+  for (const ast::Result &result : function->results)
+    signature.results.push_back(result.name);
+  return signature;
+}
+
 Expected<Bundle> compileSource(const std::string &text,
                                const std::string &sourceName,
                                const CompileOptions &options,

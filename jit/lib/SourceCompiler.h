@@ -13,6 +13,7 @@
 #include "tilec/Compiler/Pipeline.h"
 #include "tilec/JIT/Context.h"
 #include "tilec/JIT/Error.h"
+#include "tilec/JIT/Signature.h"
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceProfile.h"
 
