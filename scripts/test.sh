@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
 # Sets up and builds (scripts/setup.sh), then runs every test: the lit/FileCheck
 # tests, the GoogleTest binaries and the end-to-end suite (with its Oclgrind
-# runs, and again on Vulkan under the validation layers), all through lit. Ends with one summary line
+# runs, and again on Vulkan under the validation layers), all through lit, and
+# checks that a second build has nothing to do. Ends with one summary line
 # "tests: N passed, N failed". Extra arguments go to lit (e.g. --filter=Parser).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${TILEC_BUILD_DIR:-$root/build}
 bash "$root/scripts/setup.sh" || { echo "tests: 0 passed, 1 failed (setup or build failed)"; exit 1; }
+
+# The build just finished, so a second one must find nothing to do; anything
+# left is a dependency that never settles (`ninja -d explain` says which).
+rebuild_failed=0
+second_build=$(cmake --build "$build" -- -n 2>&1)
+if ! grep -q '^ninja: no work to do' <<<"$second_build"; then
+  echo "FAIL: a second build with nothing changed still has work; see: ninja -C $build -n -d explain"
+  rebuild_failed=1
+fi
 
 log=$(mktemp)
 /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v "$@" \
@@ -18,7 +28,8 @@ passed=$(( $(count Passed || true) + 0 ))
 failed=$(( $(count Failed || true) + 0 ))
 unresolved=$(( $(grep -c '^UNRESOLVED:' "$log" || true) + 0 ))
 rm -f "$log"
-failed=$(( failed + unresolved ))
+failed=$(( failed + unresolved + rebuild_failed ))
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+[ "$rebuild_failed" -eq 0 ] || status=1
 echo "tests: $passed passed, $failed failed"
 exit "$status"
