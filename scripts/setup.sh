@@ -41,4 +41,5 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py \
     -DLLVM_USE_LINKER=lld
 fi
+# Ninja runs as many jobs as the machine has cores (plus two) unless told otherwise.
 cmake --build "$build"

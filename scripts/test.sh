@@ -2,12 +2,22 @@
 # Sets up and builds (scripts/setup.sh), then runs every test: the lit/FileCheck
 # tests, the GoogleTest binaries and the end-to-end suite (with its Oclgrind
 # runs, and again on Vulkan under the validation layers), all through lit, then the Python package's
-# pytest suite (python/tests). Ends with one summary line "tests: N passed, N failed" that counts
-# both. Extra arguments go to lit (e.g. --filter=Parser); the pytest suite always runs whole.
+# pytest suite (python/tests), and checks that a second build has nothing to do. Ends with one
+# summary line "tests: N passed, N failed" that counts them all. Extra arguments go to lit (e.g.
+# --filter=Parser); the pytest suite always runs whole.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${TILEC_BUILD_DIR:-$root/build}
 bash "$root/scripts/setup.sh" || { echo "tests: 0 passed, 1 failed (setup or build failed)"; exit 1; }
+
+# The build just finished, so a second one must find nothing to do; anything
+# left is a dependency that never settles (`ninja -d explain` says which).
+rebuild_failed=0
+second_build=$(cmake --build "$build" -- -n 2>&1)
+if ! grep -q '^ninja: no work to do' <<<"$second_build"; then
+  echo "FAIL: a second build with nothing changed still has work; see: ninja -C $build -n -d explain"
+  rebuild_failed=1
+fi
 
 log=$(mktemp)
 /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v "$@" \
@@ -19,8 +29,9 @@ passed=$(( $(count Passed || true) + 0 ))
 failed=$(( $(count Failed || true) + 0 ))
 unresolved=$(( $(grep -c '^UNRESOLVED:' "$log" || true) + 0 ))
 rm -f "$log"
-failed=$(( failed + unresolved ))
+failed=$(( failed + unresolved + rebuild_failed ))
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+[ "$rebuild_failed" -eq 0 ] || status=1
 
 # The Python package's tests, on the package in the build tree.
 log=$(mktemp)

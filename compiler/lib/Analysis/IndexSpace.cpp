@@ -88,7 +88,7 @@ public:
   }
 
   /// Adds 0 <= row < bound for a constraint. The constraint need not be an
-  /// integer (the spec asks for the inequality only), but its numerator is,
+  /// integer (the language asks for the inequality only), but its numerator is,
   /// so row < bound reads numerator <= den * bound - 1.
   void addConstraint(const IndexSystem::Row &row, int64_t bound) {
     QuasiAffine expr = substitutePivots(row);

@@ -1,10 +1,10 @@
 //===- Contraction.cpp - Evaluation of contractions -----------------------===//
 //
-// A contraction aggregates over exactly its valid index tuples (spec section
-// 3): every index variable an integer, every access (inputs and output) an
-// integer in bounds, every constraint 0 <= poly < bound. The tuples are found
-// by a loop nest over the integer points of those inequalities, and each
-// candidate is checked exactly again before it contributes.
+// A contraction aggregates over exactly its valid index tuples
+// (docs/language.md, section 3): every index variable an integer, every
+// access (inputs and output) an integer in bounds, every constraint
+// 0 <= poly < bound. The tuples are found by a loop nest over the integer
+// points of those inequalities, each checked exactly before it contributes.
 //
 //===----------------------------------------------------------------------===//
 

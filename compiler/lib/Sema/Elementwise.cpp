@@ -1,8 +1,9 @@
 //===- Elementwise.cpp - Typing elementwise statements --------------------===//
 //
-// Types an elementwise expression bottom-up with the promotion rules of spec
-// section 5, inserting a Cast wherever an operand's dtype differs from the
-// dtype its operation computes in, and computes NumPy broadcast shapes.
+// Types an elementwise expression bottom-up with the promotion rules of
+// docs/language.md (section 5), inserting a Cast wherever an operand's dtype
+// differs from the dtype its operation computes in, and computes NumPy
+// broadcast shapes.
 //
 // Literals (and dimension names used as values) stay untyped until they meet
 // a typed operand: an int literal takes that operand's type (it must fit), a

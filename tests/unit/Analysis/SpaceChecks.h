@@ -3,7 +3,8 @@
 //
 // The tests judge the analysis by its meaning: the tuples that interpreting
 // a ContractionSpace enumerates must be exactly the valid tuples that a
-// brute-force search over a box finds by the definition (spec section 3).
+// brute-force search over a box finds by the definition (docs/language.md,
+// section 3).
 //
 //===----------------------------------------------------------------------===//
 

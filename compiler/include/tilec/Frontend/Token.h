@@ -1,8 +1,8 @@
 //===- Token.h - Tokens of the Tile language --------------------*- C++ -*-===//
 //
-// The lexical units of Tile source (spec section 1). A token refers to its
-// spelling inside the SourceMgr's buffer, so it is cheap to copy and its
-// location is the address of its first character.
+// The lexical units of Tile source (docs/language.md, section 1). A token
+// refers to its spelling inside the SourceMgr's buffer, so it is cheap to copy
+// and its location is the address of its first character.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,11 +1,11 @@
 //===- Interpreter.h - The reference interpreter ----------------*- C++ -*-===//
 //
 // Evaluates a specialised program straight from the language definition
-// (spec section 7): contractions aggregate over exactly the valid index
-// tuples (integer points of fractional accesses, in-bounds accesses,
-// constraints), outputs start at the aggregation's identity or the `default`
-// tensor, `=` conflicts are errors, integers follow C semantics exactly, and
-// float arithmetic runs in f64 rounded once to the output dtype.
+// (docs/language.md, section 7): contractions aggregate over exactly the
+// valid index tuples (integer points of fractional accesses, in-bounds
+// accesses, constraints), outputs start at the aggregation's identity or the
+// `default` tensor, `=` conflicts are errors, integers follow C semantics
+// exactly, and float arithmetic runs in f64 rounded once to the output dtype.
 //
 // It is the oracle of every numeric test, so it shares no code with lowering
 // or code generation.

@@ -1,8 +1,8 @@
 //===- Builtins.h - The elementwise builtin functions ------------*- C++
 //-*-===//
 //
-// The spelling and typing class of each Builtin (spec section 4), shared by
-// sema (which types calls) and the printer (which writes them).
+// The spelling and typing class of each Builtin (docs/language.md, section 4),
+// shared by sema (which types calls) and the printer (which writes them).
 //
 //===----------------------------------------------------------------------===//
 

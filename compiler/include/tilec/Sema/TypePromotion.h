@@ -1,8 +1,8 @@
 //===- TypePromotion.h - dtype promotion rules of Tile ----------*- C++ -*-===//
 //
-// Spec section 5: float beats int, the wider wins, signed/unsigned of one
-// width go to the signed type of the next width up (capped at 64), and bool
-// gives way to any other type.
+// docs/language.md, section 5: float beats int, the wider wins, signed and
+// unsigned of one width go to the signed type of the next width up (at most
+// 64), and bool gives way to any other type.
 //
 //===----------------------------------------------------------------------===//
 

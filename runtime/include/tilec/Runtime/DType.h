@@ -1,8 +1,8 @@
 //===- DType.h - Element types of Tile tensors ------------------*- C++ -*-===//
 //
-// The element types of the Tile language (spec section 5). This header is
-// shared by the compiler and the runtime, so it depends on the C++ standard
-// library only.
+// The element types of the Tile language (docs/language.md, section 5). This
+// header is shared by the compiler and the runtime, so it depends on the C++
+// standard library only.
 //
 //===----------------------------------------------------------------------===//
 
