@@ -1,20 +1,41 @@
 #!/usr/bin/env bash
-# Packs what bench/gpu-run.sh needs into .device/ (git-ignored): tilec,
-# tile-run, the CLBlast baseline, the Mandelbrot example and their libraries
-# (shared/device/pack.sh), and lit to drive the end-to-end suite there. Run
-# after building build/. The tree and .device must stay under 64 MiB, so every
-# library over 256 KiB is xz-compressed (setup.sh unpacks lib/*.xz), and the
-# Vulkan validation layer (22 MB) stays here: the GPU run of the suite on
-# Vulkan is without it, CI's run on lavapipe is under it.
+# Packs a Release build for a GPU machine that has the vendor's OpenCL and Vulkan drivers but none of
+# Debian's LLVM/MLIR: fills .device/ (git-ignored) with tilec, tile-run, the CLBlast baseline, the
+# Mandelbrot example, every shared library they need that such a machine lacks (xz-compressed where
+# over 256 KiB; .device/setup.sh unpacks them), the OpenCL/Vulkan loader packages, clinfo and lit.
+# Run after building build/; then take .device along and start the command there with
+#   source .device/setup.sh && bash bench/gpu-run.sh
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
-bash ../shared/device/pack.sh build/bin/tilec build/bin/tile-run \
-  build/bin/clblast_sgemm build/examples/mandelbrot
-for f in .device/lib/*; do
-  case $f in *.xz) continue ;; esac
-  [ "$(stat -c %s "$f")" -gt 262144 ] || continue
-  xz -T2 -6 "$f"
+mkdir -p "$(git rev-parse --git-path info)"
+grep -qxF '/.device/' "$(git rev-parse --git-path info/exclude)" 2>/dev/null ||
+  echo '/.device/' >> "$(git rev-parse --git-path info/exclude)"
+rm -rf .device
+mkdir -p .device/bin .device/lib .device/deb
+bins=(build/bin/tilec build/bin/tile-run build/bin/clblast_sgemm build/examples/mandelbrot)
+# The C library, the C++ runtime and the loaders are the machine's own.
+skip='^(linux-vdso|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libstdc\+\+|libgcc_s|libOpenCL\.so|libvulkan\.so)'
+for b in "${bins[@]}"; do
+  cp "$b" .device/bin/
+  ldd "$b" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
+    [[ "$name" =~ $skip ]] && continue
+    [ -e ".device/lib/$name" ] || cp -L "$path" ".device/lib/$name"
+  done
 done
-cp -r /usr/lib/llvm-19/build/utils/lit .device/lit
+# Compress each large library once per machine (libLLVM takes about 90 s).
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/tilec-device-pack"
+mkdir -p "$cache"
+for f in .device/lib/*; do
+  [ "$(stat -c %s "$f")" -gt 262144 ] || continue
+  key="$cache/$(basename "$f").$(sha1sum "$f" | cut -c1-12).xz"
+  [ -e "$key" ] || xz -T2 -6 -c "$f" > "$key"
+  cp "$key" "$f.xz"
+  rm -f "$f"
+done
+(cd .device/deb && apt-get download -qq libvulkan1 ocl-icd-libopencl1 clinfo >/dev/null 2>&1) ||
+  echo "pack-gpu.sh: could not download the loader packages (apt-get update first?)"
+mkdir -p .device/lit
+cp -r /usr/lib/llvm-19/build/utils/lit/lit /usr/lib/llvm-19/build/utils/lit/lit.py .device/lit/
+cp bench/device-setup.sh .device/setup.sh
 du -sh .device

@@ -1,0 +1,18 @@
+# Sourced on the GPU machine from the project root: source .device/setup.sh (bench/pack-gpu.sh puts
+# this file there). Unpacks the packed libraries, registers the NVIDIA OpenCL ICD, points Vulkan at
+# the NVIDIA driver where the machine keeps it under /usr/local/nvidia, and puts .device/bin first on
+# PATH. `clinfo -l` then lists the NVIDIA CUDA platform.
+D=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+for f in "$D"/lib/*.xz; do
+  [ -e "$f" ] && python3 -c "import lzma,sys;open(sys.argv[1][:-3],'wb').write(lzma.open(sys.argv[1]).read())" "$f" && rm -f "$f"
+done
+for f in "$D"/deb/lib*.deb "$D"/deb/ocl-icd*.deb; do [ -e "$f" ] && dpkg -x "$f" /; done
+mkdir -p /tmp/devtools
+for f in "$D"/deb/clinfo*.deb; do [ -e "$f" ] && dpkg -x "$f" /tmp/devtools; done
+ldconfig
+mkdir -p /etc/OpenCL/vendors
+[ -e /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+[ -e "$nvidia_icd" ] && export VK_DRIVER_FILES=$nvidia_icd
+export LD_LIBRARY_PATH="$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="$D/bin:/tmp/devtools/usr/bin:$PATH"
