@@ -395,8 +395,11 @@ std::optional<HostTensor> ContractionEvaluator::run() {
     return std::nullopt;
   }
 
-  std::optional<HostTensor> result = makeTensor(
-      output.dtype, output.shape, statement.loc, table.getSourceMgr());
+  // The accumulators (and, for `=`, the assigned flags) live beside the
+  // output until it is stored.
+  std::optional<HostTensor> result =
+      makeTensor(output.dtype, output.shape, statement.loc,
+                 table.getSourceMgr(), sizeof(Value) + 1);
   if (!result)
     return std::nullopt;
   initialize();

@@ -159,6 +159,24 @@ TEST(Source, AssignConflictIsReportedAtTheStatement) {
       << run.diagnostics;
 }
 
+TEST(Source, TensorLargerThanHostMemoryIsAnError) {
+  // 2^40 f32 elements (4 TiB): reported before anything is allocated.
+  SourceRun run = runSource(R"(
+    function (I[N]) -> (O) {
+      O[i : 1099511627776] = +(I[i]);
+    })",
+                            {{"I", f32({2}, {1, 2})}});
+  EXPECT_FALSE(run.outputs);
+  EXPECT_NE(run.diagnostics.find("test.tile:3:7: error: too large for the "
+                                 "reference interpreter: "
+                                 "f32[1099511627776] needs "),
+            std::string::npos)
+      << run.diagnostics;
+  EXPECT_NE(run.diagnostics.find("bytes of memory available on this host"),
+            std::string::npos)
+      << run.diagnostics;
+}
+
 TEST(Source, ScalarAndMultipleOutputs) {
   SourceRun run = runSource(R"(
     function (A[M, N]) -> (Mean, Largest) {
