@@ -76,6 +76,7 @@ Parser::Parser(Diagnostics &diags, unsigned bufferId)
 }
 
 void Parser::consume() {
+  previousTokenEnd = llvm::SMLoc::getFromPointer(token.spelling.end());
   // Error tokens were reported by the lexer; the parser never sees them.
   do
     token = lexer.lex();
@@ -244,10 +245,14 @@ bool Parser::parseStatement(ast::Function &function) {
       return false;
     statement.body = ast::ElementwiseStmt{std::move(value)};
   }
-  if (!expect(TokenKind::Semicolon, "';' at the end of the statement"))
-    return false;
   function.statements.push_back(std::move(statement));
-  return true;
+  if (consumeIf(TokenKind::Semicolon))
+    return true;
+  // Like clang, point just after the statement's last token, not at the
+  // next token (often on the next line). When a statement follows, parsing
+  // goes on with it; otherwise the rest of this statement is skipped.
+  diags.error(previousTokenEnd, "expected ';' after statement");
+  return token.is(TokenKind::Identifier) || token.is(TokenKind::RBrace);
 }
 
 static std::optional<AggregationKind> getAggregation(TokenKind kind) {

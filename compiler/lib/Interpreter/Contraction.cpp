@@ -10,10 +10,13 @@
 
 #include "Evaluation.h"
 #include "IndexSpace.h"
+#include "Parallel.h"
 #include "Scalar.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 
@@ -215,9 +218,25 @@ private:
                   InequalityBuilder &inequalities);
   bool planConstraints(InequalityBuilder &inequalities);
   void initialize();
+
+  /// What one thread's visits need of their own.
+  struct Scratch {
+    llvm::SmallVector<int64_t, 8> coordinates, outputCoordinates;
+    llvm::SmallVector<Value, 3> values;
+    /// The first error met, which stops the visits.
+    std::optional<std::string> error;
+  };
   /// Folds the contribution of `tuple`, if it is valid; false after
-  /// reporting an error.
-  bool visit(llvm::ArrayRef<int64_t> tuple);
+  /// recording an error in `scratch`.
+  bool visit(llvm::ArrayRef<int64_t> tuple, Scratch &scratch);
+  /// Whether tuples with different values of the outermost index variable
+  /// always write different output elements: some output coordinate depends
+  /// on that variable alone. Then its values split the work between
+  /// threads with no element shared.
+  bool outerIndexSeparatesElements() const;
+  /// Visits every tuple of `nest` (on every core when the outermost variable
+  /// separates the elements); false after reporting an error.
+  bool visitAll(const LoopNest &nest);
 
   const Statement &statement;
   const Contraction &contraction;
@@ -232,12 +251,9 @@ private:
 
   /// One accumulator per output element (floats unrounded).
   std::vector<Value> accumulators;
-  /// For `=`: the elements some valid tuple has assigned.
-  std::vector<bool> assigned;
-
-  // Scratch space of visit().
-  llvm::SmallVector<int64_t, 8> coordinates, outputCoordinates;
-  llvm::SmallVector<Value, 3> values;
+  /// For `=`: the elements some valid tuple has assigned (a byte each, so
+  /// that threads writing different elements never share one).
+  std::vector<char> assigned;
 };
 
 bool ContractionEvaluator::resolveOperands() {
@@ -308,14 +324,22 @@ void ContractionEvaluator::initialize() {
         defaults ? convertValue(loadElement(*defaults, i), output.dtype)
                  : identity;
   if (contraction.aggregation == AggregationKind::Assign)
-    assigned.assign(count, false);
+    assigned.assign(count, 0);
 }
 
-bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple) {
+bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple,
+                                 Scratch &scratch) {
+  auto fail = [&](std::string message) {
+    scratch.error = std::move(message);
+    return false;
+  };
   auto overflow = [&] {
     return fail("index arithmetic overflows at " +
                 formatTuple(contraction.indexNames, tuple));
   };
+  llvm::SmallVectorImpl<int64_t> &coordinates = scratch.coordinates;
+  llvm::SmallVectorImpl<int64_t> &outputCoordinates = scratch.outputCoordinates;
+  llvm::SmallVectorImpl<Value> &values = scratch.values;
   for (const ConstraintPlan &constraint : constraints) {
     std::optional<Int128> scaled = constraint.poly.evaluate(tuple);
     if (!scaled)
@@ -355,11 +379,50 @@ bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple) {
                   output.name +
                   "' is assigned by more than one index tuple (again by " +
                   formatTuple(contraction.indexNames, tuple) + ")");
-    assigned[outputOffset] = true;
+    assigned[outputOffset] = 1;
   }
   accumulators[outputOffset] =
       aggregate(contraction.aggregation, output.dtype,
                 accumulators[outputOffset], *contribution);
+  return true;
+}
+
+bool ContractionEvaluator::outerIndexSeparatesElements() const {
+  return llvm::any_of(contraction.outputIndices, [](const AffinePoly &poly) {
+    return !poly.coeffs.empty() && !poly.coeffs[0].isZero() &&
+           std::all_of(poly.coeffs.begin() + 1, poly.coeffs.end(),
+                       [](const Rational &c) { return c.isZero(); });
+  });
+}
+
+bool ContractionEvaluator::visitAll(const LoopNest &nest) {
+  // The tuples of one output element share their outermost value, so each
+  // element is folded by one thread in the order of a single thread.
+  auto visitRange = [&](int64_t first, int64_t last,
+                        const ChunkState &state) -> std::optional<std::string> {
+    Scratch scratch;
+    if (llvm::Error error = nest.forEach(
+            [&](llvm::ArrayRef<int64_t> tuple) {
+              return !state.earlierChunkFailed() && visit(tuple, scratch);
+            },
+            first, last))
+      return llvm::toString(std::move(error));
+    return scratch.error;
+  };
+  std::atomic<size_t> noFailure{SIZE_MAX};
+  std::optional<std::string> error;
+  llvm::Expected<std::optional<std::pair<int64_t, int64_t>>> outer =
+      nest.getOuterRange();
+  if (!outer)
+    error = llvm::toString(outer.takeError());
+  else if (!outerIndexSeparatesElements() || !*outer)
+    error = visitRange(std::numeric_limits<int64_t>::min(),
+                       std::numeric_limits<int64_t>::max(),
+                       ChunkState(0, noFailure));
+  else
+    error = forEachChunk((*outer)->first, (*outer)->second, 1, visitRange);
+  if (error)
+    return fail(*error);
   return true;
 }
 
@@ -395,20 +458,15 @@ std::optional<HostTensor> ContractionEvaluator::run() {
     return std::nullopt;
   }
 
-  std::optional<HostTensor> result = makeTensor(
-      output.dtype, output.shape, statement.loc, table.getSourceMgr());
+  // The accumulators (and, for `=`, the assigned flags) live beside the
+  // output until it is stored.
+  std::optional<HostTensor> result =
+      makeTensor(output.dtype, output.shape, statement.loc,
+                 table.getSourceMgr(), sizeof(Value) + 1);
   if (!result)
     return std::nullopt;
   initialize();
-  bool failed = false;
-  if (llvm::Error error = nest->forEach([&](llvm::ArrayRef<int64_t> tuple) {
-        failed = !visit(tuple);
-        return !failed;
-      })) {
-    fail(llvm::toString(std::move(error)));
-    return std::nullopt;
-  }
-  if (failed)
+  if (!visitAll(*nest))
     return std::nullopt;
   for (size_t i = 0; i < accumulators.size(); ++i)
     storeElement(*result, i, accumulators[i]);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Evaluation.h"
+#include "Parallel.h"
 #include "Scalar.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -18,6 +19,11 @@ using namespace tilec;
 using namespace tilec::interp;
 
 namespace {
+
+/// Elements below which a chunk is not worth a thread of its own.
+constexpr int64_t kMinElementsPerChunk = 1 << 14;
+/// How often a chunk checks whether an earlier one failed.
+constexpr int64_t kElementsPerStopCheck = 1 << 12;
 
 /// A node's value: its own tensor, or a tensor of the table it reads.
 class NodeValue {
@@ -111,31 +117,48 @@ ExpressionEvaluator::mapElements(const Expr &expr,
   if (!result)
     return std::nullopt;
 
-  size_t rank = expr.shape.size();
-  std::vector<int64_t> coordinates(rank, 0);
-  std::vector<int64_t> offsets(operands.size(), 0);
-  llvm::SmallVector<Value, 3> values(operands.size());
-  for (int64_t flat = 0, count = result->numElements(); flat < count; ++flat) {
+  // Each chunk of elements starts from its first element's coordinates and
+  // steps in C order, keeping the operands' offsets in step.
+  auto mapRange = [&](int64_t first, int64_t last,
+                      const ChunkState &state) -> std::optional<std::string> {
+    size_t rank = expr.shape.size();
+    std::vector<int64_t> coordinates(rank, 0);
+    for (int64_t rest = first, d = rank; d-- > 0;) {
+      coordinates[d] = rest % expr.shape[d];
+      rest /= expr.shape[d];
+    }
+    std::vector<int64_t> offsets(operands.size(), 0);
     for (size_t i = 0; i < operands.size(); ++i)
-      values[i] = loadElement(*operands[i], offsets[i]);
-    llvm::Expected<Value> value = fn(values, coordinates);
-    if (!value) {
-      report(expr, llvm::toString(value.takeError()) + " at element " +
-                       formatCoordinates(coordinates));
-      return std::nullopt;
-    }
-    storeElement(*result, flat, *value);
+      for (size_t d = 0; d < rank; ++d)
+        offsets[i] += coordinates[d] * strides[i][d];
+    llvm::SmallVector<Value, 3> values(operands.size());
+    for (int64_t flat = first; flat <= last; ++flat) {
+      if (flat % kElementsPerStopCheck == 0 && state.earlierChunkFailed())
+        return std::nullopt;
+      for (size_t i = 0; i < operands.size(); ++i)
+        values[i] = loadElement(*operands[i], offsets[i]);
+      llvm::Expected<Value> value = fn(values, coordinates);
+      if (!value)
+        return llvm::toString(value.takeError()) + " at element " +
+               formatCoordinates(coordinates);
+      storeElement(*result, flat, *value);
 
-    // Step to the next coordinates in C order, keeping the offsets in step.
-    for (size_t d = rank; d-- > 0;) {
-      for (size_t i = 0; i < operands.size(); ++i)
-        offsets[i] += strides[i][d];
-      if (++coordinates[d] < expr.shape[d])
-        break;
-      for (size_t i = 0; i < operands.size(); ++i)
-        offsets[i] -= strides[i][d] * expr.shape[d];
-      coordinates[d] = 0;
+      for (size_t d = rank; d-- > 0;) {
+        for (size_t i = 0; i < operands.size(); ++i)
+          offsets[i] += strides[i][d];
+        if (++coordinates[d] < expr.shape[d])
+          break;
+        for (size_t i = 0; i < operands.size(); ++i)
+          offsets[i] -= strides[i][d] * expr.shape[d];
+        coordinates[d] = 0;
+      }
     }
+    return std::nullopt;
+  };
+  if (std::optional<std::string> error = forEachChunk(
+          0, result->numElements() - 1, kMinElementsPerChunk, mapRange)) {
+    report(expr, *error);
+    return std::nullopt;
   }
   return NodeValue::own(std::move(*result));
 }

@@ -35,10 +35,13 @@ void reportError(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
 std::string formatCoordinates(llvm::ArrayRef<int64_t> coordinates);
 
 /// A zero-filled tensor, or nullopt after reporting at `loc` when `shape`
-/// has a negative extent or too many elements.
+/// has a negative extent or too many elements, or when the tensor, with
+/// `extraBytesPerElement` more per element that its evaluation needs
+/// alongside, does not fit in the host's available memory.
 std::optional<HostTensor> makeTensor(DType dtype, const Shape &shape,
                                      llvm::SMLoc loc,
-                                     llvm::SourceMgr &sourceMgr);
+                                     llvm::SourceMgr &sourceMgr,
+                                     uint64_t extraBytesPerElement = 0);
 
 /// The value of every tensor of a program that has one so far: the inputs
 /// (borrowed from the caller) and the results of the statements run so far.
@@ -52,6 +55,9 @@ public:
   /// The value of tensor `id`, or null after reporting at `loc` when the
   /// program uses a tensor that has no value yet (an inconsistent program).
   const HostTensor *lookup(unsigned id, llvm::SMLoc loc) const;
+  /// Moves the value a statement computed for tensor `id` out of the table
+  /// (an output handed to the caller without a copy).
+  std::optional<HostTensor> release(unsigned id);
 
   const Program &getProgram() const { return program; }
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }

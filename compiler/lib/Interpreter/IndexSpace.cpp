@@ -189,6 +189,13 @@ llvm::Expected<LoopNest> LoopNest::build(llvm::ArrayRef<std::string> names,
 
 llvm::Error LoopNest::forEach(
     llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit) const {
+  return forEach(visit, std::numeric_limits<int64_t>::min(),
+                 std::numeric_limits<int64_t>::max());
+}
+
+llvm::Error
+LoopNest::forEach(llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit,
+                  int64_t outerFirst, int64_t outerLast) const {
   if (empty)
     return llvm::Error::success();
   if (levels.empty()) {
@@ -196,15 +203,27 @@ llvm::Error LoopNest::forEach(
     return llvm::Error::success();
   }
   std::vector<int64_t> tuple(levels.size());
-  llvm::Expected<bool> completed = forEachFrom(0, tuple, visit);
+  llvm::Expected<bool> completed =
+      forEachFrom(0, tuple, visit, {outerFirst, outerLast});
   if (!completed)
     return completed.takeError();
   return llvm::Error::success();
 }
 
-llvm::Expected<bool> LoopNest::forEachFrom(
-    unsigned level, std::vector<int64_t> &tuple,
-    llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit) const {
+llvm::Expected<std::optional<std::pair<int64_t, int64_t>>>
+LoopNest::getOuterRange() const {
+  if (empty || levels.empty())
+    return std::nullopt;
+  llvm::Expected<std::pair<int64_t, int64_t>> bounds = getBounds(0, {});
+  if (!bounds)
+    return bounds.takeError();
+  if (bounds->first > bounds->second)
+    return std::nullopt;
+  return *bounds;
+}
+
+llvm::Expected<std::pair<int64_t, int64_t>>
+LoopNest::getBounds(unsigned level, llvm::ArrayRef<int64_t> tuple) const {
   Int128 low = std::numeric_limits<Int128>::min();
   Int128 high = std::numeric_limits<Int128>::max();
   for (const LinearInequality &ineq : levels[level]) {
@@ -222,22 +241,41 @@ llvm::Expected<bool> LoopNest::forEachFrom(
       high = std::min(high, floorDiv(rest, -coeff));
   }
   if (low > high)
-    return true;
+    return std::make_pair(int64_t(1), int64_t(0));
   if (!fitsInt64(low) || !fitsInt64(high))
     return overflowError();
+  return std::make_pair(static_cast<int64_t>(low), static_cast<int64_t>(high));
+}
+
+llvm::Expected<bool>
+LoopNest::forEachFrom(unsigned level, std::vector<int64_t> &tuple,
+                      llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit,
+                      std::pair<int64_t, int64_t> outer) const {
+  llvm::Expected<std::pair<int64_t, int64_t>> bounds =
+      getBounds(level, llvm::ArrayRef<int64_t>(tuple).take_front(level));
+  if (!bounds)
+    return bounds.takeError();
+  auto [low, high] = *bounds;
+  if (level == 0) {
+    low = std::max(low, outer.first);
+    high = std::min(high, outer.second);
+  }
+  if (low > high)
+    return true;
 
   bool innermost = level + 1 == levels.size();
-  for (int64_t x = static_cast<int64_t>(low);; ++x) {
+  for (int64_t x = low;; ++x) {
     tuple[level] = x;
     if (innermost) {
       if (!visit(tuple))
         return false;
     } else {
-      llvm::Expected<bool> completed = forEachFrom(level + 1, tuple, visit);
+      llvm::Expected<bool> completed =
+          forEachFrom(level + 1, tuple, visit, outer);
       if (!completed || !*completed)
         return completed;
     }
-    if (x == static_cast<int64_t>(high))
+    if (x == high)
       return true;
   }
 }

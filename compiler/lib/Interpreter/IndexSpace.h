@@ -19,7 +19,9 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilec {
@@ -48,12 +50,29 @@ public:
   /// only when a loop bound overflows int64.
   llvm::Error
   forEach(llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit) const;
+  /// The same, for the tuples whose outermost variable lies in
+  /// [outerFirst, outerLast]: the tuples of forEach, split by their first
+  /// value among callers that may run at once.
+  llvm::Error forEach(llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit,
+                      int64_t outerFirst, int64_t outerLast) const;
+
+  /// The values the outermost variable takes in forEach, as [first, last];
+  /// nullopt when forEach visits nothing or the nest has no variable. Fails
+  /// only when a bound overflows int64.
+  llvm::Expected<std::optional<std::pair<int64_t, int64_t>>>
+  getOuterRange() const;
 
 private:
-  /// Visits the tuples that extend tuple[0..level); false when stopped.
+  /// Bounds on x_level given tuple[0..level), as [low, high] (empty when
+  /// low > high). Fails when a bound overflows int64.
+  llvm::Expected<std::pair<int64_t, int64_t>>
+  getBounds(unsigned level, llvm::ArrayRef<int64_t> tuple) const;
+  /// Visits the tuples that extend tuple[0..level), the outermost variable
+  /// limited to `outer`; false when stopped.
   llvm::Expected<bool>
   forEachFrom(unsigned level, std::vector<int64_t> &tuple,
-              llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit) const;
+              llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit,
+              std::pair<int64_t, int64_t> outer) const;
 
   /// levels[k]: the inequalities of the projection onto x_0..x_k in which
   /// x_k appears.

@@ -107,12 +107,18 @@ tilec::interpret(const Program &program, llvm::ArrayRef<HostTensor> inputs,
     table.define(statement.output, std::move(*value));
   }
 
+  // Each output is computed by one statement and listed once (sema checks
+  // both), so it can be moved out rather than copied.
   std::vector<HostTensor> outputs;
   for (unsigned id : program.outputs) {
-    const HostTensor *value = table.lookup(id, program.tensors[id].loc);
-    if (!value)
+    std::optional<HostTensor> value = table.release(id);
+    if (!value) {
+      reportError(sourceMgr, program.tensors[id].loc,
+                  "internal error: output '" + program.tensors[id].name +
+                      "' has no value");
       return std::nullopt;
-    outputs.push_back(*value);
+    }
+    outputs.push_back(std::move(*value));
   }
   return outputs;
 }

@@ -25,9 +25,12 @@ std::optional<HostTensor> interp::evaluateReshape(const Statement &statement,
     return std::nullopt;
   }
   // The same elements in C order: the bytes do not change.
-  HostTensor result(output.dtype, output.shape);
+  std::optional<HostTensor> result = makeTensor(
+      output.dtype, output.shape, statement.loc, table.getSourceMgr());
+  if (!result)
+    return std::nullopt;
   if (input->sizeInBytes() != 0)
-    std::memcpy(result.data(), input->data(), input->sizeInBytes());
+    std::memcpy(result->data(), input->data(), input->sizeInBytes());
   return result;
 }
 

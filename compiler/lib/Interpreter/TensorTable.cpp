@@ -1,9 +1,13 @@
 //===- TensorTable.cpp - Tensor values and error reporting ----------------===//
 
 #include "Evaluation.h"
+#include "HostMemory.h"
 
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cstdint>
 
 using namespace tilec;
 using namespace tilec::interp;
@@ -24,14 +28,34 @@ std::string interp::formatCoordinates(llvm::ArrayRef<int64_t> coordinates) {
 
 std::optional<HostTensor> interp::makeTensor(DType dtype, const Shape &shape,
                                              llvm::SMLoc loc,
-                                             llvm::SourceMgr &sourceMgr) {
+                                             llvm::SourceMgr &sourceMgr,
+                                             uint64_t extraBytesPerElement) {
+  std::string type = dtypeName(dtype) + formatCoordinates(shape);
   std::optional<int64_t> count = numElements(shape);
-  if (!count || uint64_t(*count) > SIZE_MAX / dtypeSize(dtype)) {
+  uint64_t bytesPerElement = dtypeSize(dtype) + extraBytesPerElement;
+  if (!count || *count < 0 ||
+      uint64_t(*count) >
+          std::min<uint64_t>(SIZE_MAX, UINT64_MAX) / bytesPerElement) {
     reportError(sourceMgr, loc,
-                "cannot hold a tensor of shape " + formatCoordinates(shape));
+                "the reference interpreter cannot hold " + type +
+                    ": its size in bytes overflows 64 bits");
+    return std::nullopt;
+  }
+  if (std::optional<std::string> tooLarge =
+          checkHostMemory(uint64_t(*count) * bytesPerElement)) {
+    reportError(sourceMgr, loc,
+                "too large for the reference interpreter: " + type + " " +
+                    *tooLarge);
     return std::nullopt;
   }
   return HostTensor(dtype, shape);
+}
+
+std::optional<HostTensor> TensorTable::release(unsigned id) {
+  if (id >= computed.size() || !computed[id])
+    return std::nullopt;
+  values[id] = nullptr;
+  return std::move(computed[id]);
 }
 
 TensorTable::TensorTable(const Program &program, llvm::SourceMgr &sourceMgr)

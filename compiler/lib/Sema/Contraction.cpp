@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AssignConflicts.h"
 #include "IndexPolynomials.h"
 #include "tilec/Sema/TypePromotion.h"
 
@@ -75,6 +76,35 @@ static DType getResultType(CombinationKind combination,
     return operands[2];
   }
   return operands[0];
+}
+
+/// Writes `(i = 0, j = 1)`.
+static std::string formatTuple(const std::vector<std::string> &names,
+                               llvm::ArrayRef<int64_t> tuple) {
+  std::string text = "(";
+  for (size_t k = 0; k < names.size(); ++k)
+    text += (k ? ", " : "") + names[k] + " = " + std::to_string(tuple[k]);
+  return text + ")";
+}
+
+bool Specializer::checkAssignConflicts(const ast::Statement &statement,
+                                       const Contraction &contraction,
+                                       const Shape &shape) {
+  std::vector<Shape> operandShapes;
+  for (const Access &access : contraction.operands)
+    operandShapes.push_back(getTensor(access.tensor).shape);
+  std::optional<AssignConflict> conflict =
+      findAssignConflict(contraction, shape, operandShapes);
+  if (!conflict)
+    return true;
+  diags.error(
+      statement.loc,
+      "'=' assigns " + statement.output + formatShape(conflict->element) +
+          " twice: the valid index tuples " +
+          formatTuple(contraction.indexNames, conflict->first) + " and " +
+          formatTuple(contraction.indexNames, conflict->second) +
+          " both write it");
+  return false;
 }
 
 std::optional<Statement>
@@ -193,6 +223,9 @@ Specializer::specializeContraction(const ast::Statement &statement,
     }
     contraction.defaultTensor = *tensor;
   }
+
+  if (!checkAssignConflicts(statement, contraction, shape))
+    return std::nullopt;
 
   Statement result;
   result.loc = statement.loc;

@@ -102,6 +102,18 @@ static ExprPtr makeCast(ExprPtr operand, DType dtype) {
   return cast;
 }
 
+/// A read of tensor `index` (declared as `decl`) at `loc`.
+static ExprPtr makeTensorNode(const TensorDecl &decl, unsigned index,
+                              llvm::SMLoc loc) {
+  auto node = std::make_unique<Expr>();
+  node->kind = Expr::Kind::Tensor;
+  node->tensor = index;
+  node->dtype = decl.dtype;
+  node->shape = decl.shape;
+  node->loc = loc;
+  return node;
+}
+
 static bool fitsInI32(int64_t value) {
   return value >= std::numeric_limits<int32_t>::min() &&
          value <= std::numeric_limits<int32_t>::max();
@@ -284,14 +296,9 @@ std::optional<TypedExpr> ElementwiseTyper::typeName(const ast::Expr &expr) {
       specializer.lookupTensor(expr.name, expr.loc);
   if (!tensor)
     return std::nullopt;
-  const TensorDecl &decl = specializer.getTensor(*tensor);
-  auto node = std::make_unique<Expr>();
-  node->kind = Expr::Kind::Tensor;
-  node->tensor = *tensor;
-  node->dtype = decl.dtype;
-  node->shape = decl.shape;
-  node->loc = expr.loc;
-  return TypedExpr{std::move(node), TypedExpr::Literal::None};
+  return TypedExpr{
+      makeTensorNode(specializer.getTensor(*tensor), *tensor, expr.loc),
+      TypedExpr::Literal::None};
 }
 
 std::optional<TypedExpr> ElementwiseTyper::typeUnary(const ast::Expr &expr) {
@@ -502,11 +509,14 @@ std::optional<TypedExpr> ElementwiseTyper::typeCall(const ast::Expr &expr) {
   if (expr.name == "index")
     return typeIndex(expr);
   if (expr.name == "reshape" || expr.name == "shape") {
-    diags.error(expr.loc, "'" + expr.name +
-                              "' must be the whole right-hand side of a "
-                              "statement (`O = " +
-                              expr.name + "(X...);`)");
-    return std::nullopt;
+    // A Reshape or ShapeOf is a statement of its own: its value becomes a
+    // temporary tensor that this expression reads.
+    std::optional<unsigned> tensor = specializer.addTemporary(expr);
+    if (!tensor)
+      return std::nullopt;
+    return TypedExpr{
+        makeTensorNode(specializer.getTensor(*tensor), *tensor, expr.loc),
+        TypedExpr::Literal::None};
   }
   diags.error(expr.loc, "unknown function '" + expr.name + "'");
   return std::nullopt;
@@ -572,15 +582,9 @@ std::optional<TypedExpr> ElementwiseTyper::typeCast(const ast::Expr &expr,
 std::optional<TypedExpr> ElementwiseTyper::typeIndex(const ast::Expr &expr) {
   if (!checkArity(expr, 2))
     return std::nullopt;
-  const ast::Expr &tensorName = *expr.operands[0];
   const ast::Expr &axis = *expr.operands[1];
-  if (tensorName.kind != ast::Expr::Kind::Name) {
-    diags.error(tensorName.loc, "the first argument of 'index' must be a "
-                                "tensor name");
-    return std::nullopt;
-  }
   std::optional<unsigned> tensor =
-      specializer.lookupTensor(tensorName.name, tensorName.loc);
+      specializer.specializeTensorArgument(*expr.operands[0]);
   if (!tensor)
     return std::nullopt;
   const TensorDecl &decl = specializer.getTensor(*tensor);
@@ -602,22 +606,32 @@ std::optional<TypedExpr> ElementwiseTyper::typeIndex(const ast::Expr &expr) {
   return TypedExpr{std::move(node), TypedExpr::Literal::None};
 }
 
-/// The tensor named by `expr`, which must be a plain name.
-static std::optional<unsigned> getTensorArgument(Specializer &specializer,
-                                                 const ast::Expr &call,
-                                                 const ast::Expr &expr) {
-  if (expr.kind != ast::Expr::Kind::Name) {
-    specializer.getDiags().error(expr.loc, "the first argument of '" +
-                                               call.name +
-                                               "' must be a tensor name");
+std::optional<unsigned>
+Specializer::specializeTensorArgument(const ast::Expr &expr) {
+  // A dimension name is an integer value like a literal.
+  if (expr.kind == ast::Expr::Kind::Name && !lookupDim(expr.name))
+    return lookupTensor(expr.name, expr.loc);
+  return addTemporary(expr);
+}
+
+std::optional<unsigned> Specializer::addTemporary(const ast::Expr &value) {
+  std::string name = makeTemporaryName();
+  std::optional<Statement> statement = specializeValue(name, value.loc, value);
+  if (!statement)
     return std::nullopt;
-  }
-  return specializer.lookupTensor(expr.name, expr.loc);
+  const TensorDecl &decl = getTensor(statement->output);
+  if (!checkTensorSize(decl.name, decl.dtype, decl.shape, value.loc))
+    return std::nullopt;
+  unsigned tensor = statement->output;
+  // Before the statement being specialised, which reads it.
+  program.statements.push_back(std::move(*statement));
+  return tensor;
 }
 
 /// `O = reshape(X, d0, d1, ...)`.
 static std::optional<Statement> specializeReshape(Specializer &specializer,
-                                                  const ast::Statement &stmt,
+                                                  llvm::StringRef output,
+                                                  llvm::SMLoc loc,
                                                   const ast::Expr &call) {
   Diagnostics &diags = specializer.getDiags();
   if (call.operands.empty()) {
@@ -625,7 +639,7 @@ static std::optional<Statement> specializeReshape(Specializer &specializer,
     return std::nullopt;
   }
   std::optional<unsigned> input =
-      getTensorArgument(specializer, call, *call.operands[0]);
+      specializer.specializeTensorArgument(*call.operands[0]);
   Shape shape;
   bool ok = input.has_value();
   for (size_t i = 1; i < call.operands.size(); ++i) {
@@ -650,42 +664,40 @@ static std::optional<Statement> specializeReshape(Specializer &specializer,
     return std::nullopt;
   }
   Statement statement;
-  statement.loc = stmt.loc;
-  statement.output =
-      specializer.addTensor(stmt.output, stmt.loc, decl.dtype, shape);
+  statement.loc = loc;
+  statement.output = specializer.addTensor(output, loc, decl.dtype, shape);
   statement.op = Reshape{*input};
   return statement;
 }
 
 /// `O = shape(X)`.
 static std::optional<Statement> specializeShapeOf(Specializer &specializer,
-                                                  const ast::Statement &stmt,
+                                                  llvm::StringRef output,
+                                                  llvm::SMLoc loc,
                                                   const ast::Expr &call) {
   if (call.operands.size() != 1) {
     specializer.getDiags().error(call.loc, "'shape' takes one tensor");
     return std::nullopt;
   }
   std::optional<unsigned> input =
-      getTensorArgument(specializer, call, *call.operands[0]);
+      specializer.specializeTensorArgument(*call.operands[0]);
   if (!input)
     return std::nullopt;
   int64_t rank = specializer.getTensor(*input).shape.size();
   Statement statement;
-  statement.loc = stmt.loc;
-  statement.output =
-      specializer.addTensor(stmt.output, stmt.loc, DType::I32, {rank});
+  statement.loc = loc;
+  statement.output = specializer.addTensor(output, loc, DType::I32, {rank});
   statement.op = ShapeOf{*input};
   return statement;
 }
 
-std::optional<Statement>
-Specializer::specializeElementwise(const ast::Statement &statement,
-                                   const ast::ElementwiseStmt &elementwise) {
-  const ast::Expr &value = *elementwise.value;
+std::optional<Statement> Specializer::specializeValue(llvm::StringRef output,
+                                                      llvm::SMLoc loc,
+                                                      const ast::Expr &value) {
   if (value.kind == ast::Expr::Kind::Call && value.name == "reshape")
-    return specializeReshape(*this, statement, value);
+    return specializeReshape(*this, output, loc, value);
   if (value.kind == ast::Expr::Kind::Call && value.name == "shape")
-    return specializeShapeOf(*this, statement, value);
+    return specializeShapeOf(*this, output, loc, value);
 
   ElementwiseTyper typer(*this);
   std::optional<TypedExpr> typed = typer.type(value);
@@ -693,11 +705,16 @@ Specializer::specializeElementwise(const ast::Statement &statement,
     return std::nullopt;
   ExprPtr expr = typer.materializeDefault(std::move(*typed));
   Statement result;
-  result.loc = statement.loc;
-  result.output =
-      addTensor(statement.output, statement.loc, expr->dtype, expr->shape);
+  result.loc = loc;
+  result.output = addTensor(output, loc, expr->dtype, expr->shape);
   result.op = Elementwise{std::move(expr)};
   return result;
+}
+
+std::optional<Statement>
+Specializer::specializeElementwise(const ast::Statement &statement,
+                                   const ast::ElementwiseStmt &elementwise) {
+  return specializeValue(statement.output, statement.loc, *elementwise.value);
 }
 
 } // namespace sema

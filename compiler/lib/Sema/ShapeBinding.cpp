@@ -67,7 +67,7 @@ bool Specializer::bindParam(const ast::Param &param,
     diags.error(param.loc, "parameter '" + param.name +
                                "' is bound to a negative extent: " + type);
     ok = false;
-  } else if (!checkElementCount(shape, param.loc)) {
+  } else if (!checkTensorSize(param.name, binding.dtype, shape, param.loc)) {
     ok = false;
   } else if (param.dims && param.dims->size() != shape.size()) {
     diags.error(param.loc, "parameter '" + param.name + "' has rank " +

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Specializer.h"
+#include "tilec/Sema/RationalArith.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -91,6 +92,28 @@ bool Specializer::checkElementCount(const Shape &shape, llvm::SMLoc loc) {
   return false;
 }
 
+bool Specializer::checkTensorSize(llvm::StringRef name, DType dtype,
+                                  const Shape &shape, llvm::SMLoc loc) {
+  if (!checkElementCount(shape, loc))
+    return false;
+  int64_t elements = *numElements(shape);
+  if (checkedMul(elements, int64_t(dtypeSize(dtype))))
+    return true;
+  diags.error(loc, "'" + name + "' (" + formatType(dtype, shape) + ") has " +
+                       llvm::Twine(elements) + " elements of " +
+                       llvm::Twine(dtypeSize(dtype)) +
+                       " bytes: its size in bytes overflows a 64-bit integer");
+  return false;
+}
+
+std::string Specializer::makeTemporaryName() {
+  std::string name;
+  do
+    name = "Tmp" + std::to_string(temporaryCount++);
+  while (sourceNames.contains(name) || names.count(name));
+  return name;
+}
+
 bool Specializer::bindResults() {
   bool ok = true;
   llvm::StringSet<> seen;
@@ -134,6 +157,15 @@ bool Specializer::bindResults() {
 std::optional<Program> Specializer::run(llvm::ArrayRef<ArgBinding> args) {
   program.name = function.name;
   program.loc = function.loc;
+  for (const ast::Param &param : function.params) {
+    sourceNames.insert(param.name);
+    if (param.dims)
+      for (const ast::ParamDim &dim : *param.dims)
+        if (dim.name)
+          sourceNames.insert(*dim.name);
+  }
+  for (const ast::Statement &statement : function.statements)
+    sourceNames.insert(statement.output);
   if (!bindParams(args))
     return std::nullopt;
   for (const auto &[name, info] : names)
@@ -152,6 +184,15 @@ std::optional<Program> Specializer::run(llvm::ArrayRef<ArgBinding> args) {
             return specializeElementwise(statement, body);
         },
         statement.body);
+    if (result) {
+      const TensorDecl &output = program.tensors[result->output];
+      if (!checkTensorSize(output.name, output.dtype, output.shape,
+                           statement.loc)) {
+        // The name is taken by the tensor; its uses now fail quietly.
+        names[statement.output].tensor.reset();
+        result.reset();
+      }
+    }
     if (!result) {
       addFailedName(statement.output, statement.loc);
       continue;

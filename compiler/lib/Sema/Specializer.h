@@ -17,6 +17,7 @@
 #include "tilec/Sema/Program.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <optional>
 #include <string>
@@ -58,6 +59,11 @@ public:
   }
   /// Reports when a shape's element count overflows int64.
   bool checkElementCount(const Shape &shape, llvm::SMLoc loc);
+  /// Reports at `loc` when tensor `name` of `dtype` and `shape` has an element
+  /// count or a byte size that overflows int64 (no buffer can hold it, and
+  /// offsets into it would wrap).
+  bool checkTensorSize(llvm::StringRef name, DType dtype, const Shape &shape,
+                       llvm::SMLoc loc);
 
   // Parameters (ShapeBinding.cpp).
   bool bindParams(llvm::ArrayRef<ArgBinding> args);
@@ -72,6 +78,24 @@ public:
   std::optional<Statement>
   specializeElementwise(const ast::Statement &statement,
                         const ast::ElementwiseStmt &elementwise);
+  /// `output = value;`: an elementwise statement, a reshape or a shape.
+  std::optional<Statement> specializeValue(llvm::StringRef output,
+                                           llvm::SMLoc loc,
+                                           const ast::Expr &value);
+
+  // Temporaries (Elementwise.cpp, Specialize.cpp). Where the language takes
+  // a tensor (the first argument of `reshape`, `shape` and `index`) it takes
+  // any expression, and `reshape` and `shape` may appear inside
+  // expressions: sema gives such a value a statement of its own that
+  // defines a temporary tensor, placed before the statement that reads it.
+
+  /// The tensor `expr` names, or a temporary holding `expr`'s value.
+  std::optional<unsigned> specializeTensorArgument(const ast::Expr &expr);
+  /// Specialises `value` as the statement of a new temporary tensor.
+  std::optional<unsigned> addTemporary(const ast::Expr &value);
+  /// `TmpN`: a name that no parameter, dimension or statement of the
+  /// function uses, so the printed program parses again.
+  std::string makeTemporaryName();
 
   Diagnostics &getDiags() { return diags; }
 
@@ -80,6 +104,10 @@ private:
   bool bindDim(const ast::Param &param, const ast::ParamDim &dim,
                const ArgBinding &binding, unsigned axis);
   bool bindResults();
+  /// Reports two valid tuples of an `=` contraction that write one element,
+  /// where sema can prove that some do.
+  bool checkAssignConflicts(const ast::Statement &statement,
+                            const Contraction &contraction, const Shape &shape);
 
   /// What an upper-case name stands for.
   struct NameInfo {
@@ -95,6 +123,9 @@ private:
   Diagnostics diags;
   Program program;
   llvm::StringMap<NameInfo> names;
+  /// Every upper-case name the function defines anywhere.
+  llvm::StringSet<> sourceNames;
+  unsigned temporaryCount = 0;
 };
 
 } // namespace sema

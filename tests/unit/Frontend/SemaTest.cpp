@@ -246,6 +246,33 @@ TEST(SemaTest, Builtins) {
   EXPECT_EQ(getTensor(*program, "Q").dtype, DType::I32);
 }
 
+TEST(SemaTest, BuiltinsTakeExpressionsThroughTemporaries) {
+  TileCompiler compiler;
+  std::optional<Program> program = compiler.compile(
+      "function (S[M], Tmp0) -> (C, D, X) {\n"
+      "  C = Tmp0 - reshape(S / 2, M, 1);\n"
+      "  D = shape(S + 1) * 2;\n"
+      "  X = index(reshape(S, 1, M) + Tmp0, 1);\n"
+      "}\n",
+      {arg("S", DType::F32, {3}), arg("Tmp0", DType::F32, {3, 3})});
+  ASSERT_TRUE(program) << compiler.getDiagnostics();
+  // Each value gets a statement before its reader, named after no name of
+  // the function (Tmp0 is a parameter); a temporary's name is chosen before
+  // those of the temporaries its value needs.
+  std::vector<std::string> defined;
+  for (const Statement &statement : program->statements)
+    defined.push_back(program->tensors[statement.output].name);
+  EXPECT_EQ(defined,
+            (std::vector<std::string>{"Tmp2", "Tmp1", "C", "Tmp4", "Tmp3", "D",
+                                      "Tmp6", "Tmp5", "X"}));
+  EXPECT_EQ(getTensor(*program, "Tmp1").shape, (Shape{3, 1}));
+  EXPECT_TRUE(std::holds_alternative<Reshape>(program->statements[1].op));
+  EXPECT_TRUE(std::holds_alternative<ShapeOf>(program->statements[4].op));
+  EXPECT_EQ(getTensor(*program, "D").shape, (Shape{1}));
+  EXPECT_EQ(getTensor(*program, "X").shape, (Shape{3, 3}));
+  EXPECT_EQ(getTensor(*program, "X").dtype, DType::I32);
+}
+
 TEST(SemaTest, Broadcasting) {
   TileCompiler compiler;
   std::optional<Program> program = compiler.compile(
@@ -390,15 +417,13 @@ TEST(SemaTest, ElementwiseErrors) {
   check("  O = as_int(I, N);", "2:17: error: the width of 'as_int' must be "
                                "8, 16, 32 or 64");
   check("  O = frob(I);", "2:7: error: unknown function 'frob'");
-  check("  O = F + reshape(I, 4);",
-        "2:11: error: 'reshape' must be the whole right-hand side");
   check("  O = reshape(I, 3);", "2:7: error: cannot reshape 'I' (i32[4]) to "
                                 "[3]: the element counts differ");
   check("  O = reshape(I, -4);", "2:18: error: reshape extent is negative");
   check("  O = index(I, 1);", "2:16: error: the axis of 'index' must be an "
                               "integer literal below the rank of 'I'");
-  check("  O = shape(F + I);", "2:15: error: the first argument of 'shape' "
-                               "must be a tensor name");
+  check("  O = reshape(F + 1, 3);", "2:7: error: cannot reshape 'Tmp0' "
+                                    "(f32[4]) to [3]");
 }
 
 TEST(SemaTest, ReportsIndependentErrorsAndNoCascade) {

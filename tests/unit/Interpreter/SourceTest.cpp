@@ -144,17 +144,96 @@ TEST(Source, FractionalIndexesAndDefault) {
 }
 
 TEST(Source, AssignConflictIsReportedAtTheStatement) {
+  // j and k move together (j == k), so sema does not prove the conflict of
+  // (i = 0, j = k = 0) and (i = 0, j = k = 1); the reference finds it.
   SourceRun run = runSource(R"(
     function (I[N, M]) -> (O) {
-      O[i : N] = =(I[i, j]);
+      O[i : N] = =(I[i, j + k]), j - k < 1, k - j < 1;
     })",
-                            {{"I", f32({2, 2}, {1, 2, 3, 4})}});
+                            {{"I", f32({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})}});
   EXPECT_FALSE(run.outputs);
   EXPECT_NE(run.diagnostics.find("test.tile:3:"), std::string::npos)
       << run.diagnostics;
   EXPECT_NE(run.diagnostics.find("assigned by more than one index tuple"),
             std::string::npos)
       << run.diagnostics;
+}
+
+TEST(Source, TensorLargerThanHostMemoryIsAnError) {
+  // 2^40 f32 elements (4 TiB): reported before anything is allocated.
+  SourceRun run = runSource(R"(
+    function (I[N]) -> (O) {
+      O[i : 1099511627776] = +(I[i]);
+    })",
+                            {{"I", f32({2}, {1, 2})}});
+  EXPECT_FALSE(run.outputs);
+  EXPECT_NE(run.diagnostics.find("test.tile:3:7: error: too large for the "
+                                 "reference interpreter: "
+                                 "f32[1099511627776] needs "),
+            std::string::npos)
+      << run.diagnostics;
+  EXPECT_NE(run.diagnostics.find("bytes of memory available on this host"),
+            std::string::npos)
+      << run.diagnostics;
+}
+
+// The reference splits contractions by their outermost index and elementwise
+// nodes by elements over the host's cores; results and errors must be those
+// of a single thread.
+TEST(Source, ParallelContractionSumsInSequentialOrder) {
+  const int64_t m = 37, k = 53, n = 29;
+  std::vector<double> a(m * k), b(k * n);
+  for (int64_t i = 0; i < m * k; ++i)
+    a[i] = std::sin(double(i)) * 1e3;
+  for (int64_t i = 0; i < k * n; ++i)
+    b[i] = std::cos(double(i)) / 7;
+  SourceRun run = runSource(R"(
+    function (A[M, K], B[K, N]) -> (C) {
+      C[i, j : M, N] = +(A[i, k] * B[k, j]);
+    })",
+                            {{"A", makeTensor(DType::F64, {m, k}, a)},
+                             {"B", makeTensor(DType::F64, {k, n}, b)}});
+  std::vector<double> expected(m * n);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double sum = 0;
+      for (int64_t x = 0; x < k; ++x)
+        sum += a[i * k + x] * b[x * n + j];
+      expected[i * n + j] = sum;
+    }
+  // Bitwise: the same additions in the same order.
+  EXPECT_EQ(only(run), expected);
+}
+
+TEST(Source, ParallelEvaluationReportsTheFirstError) {
+  for (int repeat = 0; repeat < 5; ++repeat) {
+    // Every row has a conflict; the first is row 0's.
+    SourceRun conflict =
+        runSource(R"(
+    function (I[N, M]) -> (O) {
+      O[i : N] = =(I[i, j + k]), j - k < 1, k - j < 1;
+    })",
+                  {{"I", f32({64, 4}, std::vector<double>(64 * 4, 1))}});
+    EXPECT_NE(conflict.diagnostics.find(
+                  "element [0] of 'O' is assigned by more than one index "
+                  "tuple (again by i = 0, j = 1, k = 1)"),
+              std::string::npos)
+        << conflict.diagnostics;
+
+    std::vector<double> divisors(100000, 1);
+    divisors[70000] = divisors[90000] = divisors[99999] = 0;
+    SourceRun division =
+        runSource(R"(
+    function (A, B) -> (O) {
+      O = A / B;
+    })",
+                  {{"A", makeTensor(DType::I32, {100000}, divisors)},
+                   {"B", makeTensor(DType::I32, {100000}, divisors)}});
+    EXPECT_NE(division.diagnostics.find(
+                  "integer division by zero at element [70000]"),
+              std::string::npos)
+        << division.diagnostics;
+  }
 }
 
 TEST(Source, ScalarAndMultipleOutputs) {

@@ -83,6 +83,8 @@ private:
   Diagnostics &diags;
   Lexer lexer;
   Token token;
+  /// Just after the last token consumed: where a missing ';' belongs.
+  llvm::SMLoc previousTokenEnd;
   unsigned nesting = 0;
 };
 
