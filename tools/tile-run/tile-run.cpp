@@ -1,8 +1,10 @@
 //===- tile-run.cpp - Run a kernel bundle with the runtime alone ----------===//
 //
-// tile-run BUNDLE.json [--in NAME=FILE.npy ...] [--random [--seed N]]
-//                      [--out DIR] [--backend opencl|vulkan] [--device SEL]
-//                      [--profile FILE]
+// tile-run BUNDLE.json [--input NAME=VALUES|NAME=@FILE.npy ...]
+//                      [--random [--seed N]] [--print] [--checksum]
+//                      [--output NAME=FILE.npy ...] [--output-dir DIR]
+//                      [--backend opencl|vulkan] [--device SEL]
+//                      [--profile FILE] [--memory-report]
 //
 // Executes a bundle that `tilec compile --emit bundle` wrote, with no
 // compiler in the process (this tool links the runtime only), and prints
@@ -12,15 +14,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "InputArgument.h"
+#include "OutputArguments.h"
+
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceChoice.h"
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/Random.h"
-#include "tilec/Runtime/TensorSummary.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,11 +42,12 @@ enum ExitCode : int {
 
 struct Options {
   std::string bundlePath;
-  std::vector<std::string> inputFiles;
+  /// `--input` and `--in`, parsed, in command-line order.
+  std::vector<InputArgument> inputs;
   bool random = false;
   bool memoryReport = false;
   uint64_t seed = 1;
-  std::string outDir;
+  OutputArguments outputs;
   Backend backend = Backend::OpenCL;
   std::string device;
   std::string profile;
@@ -52,26 +56,41 @@ struct Options {
 } // namespace
 
 static const char *const kUsage =
-    "usage: tile-run BUNDLE.json [--in NAME=FILE.npy ...] [--random [--seed "
-    "N]]\n"
-    "                [--out DIR] [--backend opencl|vulkan] [--device SEL]\n"
-    "                [--profile FILE] [--memory-report]\n"
+    "usage: tile-run BUNDLE.json [--input NAME=VALUES|NAME=@FILE.npy ...]\n"
+    "                [--random [--seed N]] [--print] [--checksum]\n"
+    "                [--output NAME=FILE.npy ...] [--output-dir DIR]\n"
+    "                [--backend opencl|vulkan] [--device SEL] [--profile "
+    "FILE]\n"
+    "                [--memory-report]\n"
     "\n"
     "Runs a kernel bundle (tilec compile --emit bundle) on an OpenCL or "
     "Vulkan\ndevice and prints each output's dtype, shape and checksum.\n"
     "\n"
-    "  --in NAME=FILE.npy  an input's data\n"
-    "  --random            fill inputs without --in with pseudo-random "
+    "  --input NAME=2x3xf32=1,2,3,4,5,6\n"
+    "                      an input's values (one value fills the tensor; a "
+    "scalar\n"
+    "                      is NAME=f32=0.5), or NAME=@FILE.npy its file\n"
+    "  --in NAME=FILE.npy  the same as --input NAME=@FILE.npy\n"
+    "  --random            fill inputs without --input with pseudo-random "
     "values\n"
     "  --seed N            the seed of --random (default 1)\n"
-    "  --out DIR           write every output to DIR/<output>.npy\n"
+    "  --print             print each output's values, as NumPy does\n"
+    "  --checksum          print each output's checksum (the default without "
+    "--print)\n"
+    "  --output NAME=FILE.npy\n"
+    "                      write the output NAME to FILE.npy\n"
+    "  --output-dir DIR    write every output to DIR/<output>.npy\n"
     "  --backend NAME      opencl (the default; runs the bundle's OpenCL C) or "
     "vulkan\n                      (runs its SPIR-V)\n"
     "  --device SEL        a device index or a substring of its name "
     "(tilec devices)\n"
     "  --profile FILE      override the device's profile with a JSON file\n"
     "  --memory-report     print the most device memory the run held at "
-    "once\n";
+    "once\n"
+    "\n"
+    "Exit status: 0 success, 1 bad input data or an unwritable output, 2 a "
+    "bad\ncommand line, 3 a device or runtime failure (an unusable bundle "
+    "included).\n";
 
 static void reportError(const std::string &message) {
   std::fprintf(stderr, "tile-run: error: %s\n", message.c_str());
@@ -98,6 +117,14 @@ static bool parseCommandLine(int argc, char **argv, Options &options) {
       options.memoryReport = true;
       continue;
     }
+    if (arg == "--print") {
+      options.outputs.print = true;
+      continue;
+    }
+    if (arg == "--checksum") {
+      options.outputs.checksum = true;
+      continue;
+    }
     if (arg.rfind("--", 0) != 0) {
       if (!options.bundlePath.empty()) {
         reportError("a second bundle '" + arg + "' (one bundle per run)");
@@ -117,10 +144,23 @@ static bool parseCommandLine(int argc, char **argv, Options &options) {
       reportError("option '" + name + "' needs a value");
       return false;
     }
-    if (name == "--in") {
-      options.inputFiles.push_back(value);
+    if (name == "--input" || name == "--in") {
+      Expected<InputArgument> input = name == "--input"
+                                          ? parseInputArgument(value)
+                                          : parseInputFileArgument(value);
+      if (!input) {
+        reportError(input.error().message());
+        return false;
+      }
+      options.inputs.push_back(std::move(*input));
+    } else if (name == "--output") {
+      options.outputs.files.push_back(value);
+    } else if (name == "--output-dir") {
+      options.outputs.directory = value;
     } else if (name == "--out") {
-      options.outDir = value;
+      reportError("--out is now --output-dir DIR (every output), or --output "
+                  "NAME=FILE.npy (one output)");
+      return false;
     } else if (name == "--backend") {
       std::optional<Backend> backend = parseBackend(value);
       if (!backend) {
@@ -152,8 +192,8 @@ static bool parseCommandLine(int argc, char **argv, Options &options) {
   return true;
 }
 
-/// The data of every input of `bundle`, in `Bundle::inputs` order, from the
-/// `--in` files or, with `--random`, generated. Returns the exit code on
+/// The data of every input of `bundle`, in `Bundle::inputs` order, from
+/// `--input` or, with `--random`, generated. Returns the exit code on
 /// failure.
 static int gatherInputs(const Options &options, const Bundle &bundle,
                         std::vector<HostTensor> &inputs) {
@@ -163,33 +203,30 @@ static int gatherInputs(const Options &options, const Bundle &bundle,
       names += (names.empty() ? "" : ", ") + bundle.buffers[index].name;
     return names;
   };
-  std::map<std::string, std::string> files;
-  for (const std::string &spec : options.inputFiles) {
-    size_t equals = spec.find('=');
-    if (equals == std::string::npos || equals == 0 ||
-        equals + 1 == spec.size()) {
-      reportError("invalid --in '" + spec + "' (expected NAME=FILE.npy)");
-      return ExitUsageError;
-    }
-    std::string name = spec.substr(0, equals);
+  std::map<std::string, const InputArgument *> given;
+  for (const InputArgument &input : options.inputs) {
     bool known = false;
     for (unsigned index : bundle.inputs)
-      known |= bundle.buffers[index].name == name;
+      known |= bundle.buffers[index].name == input.name;
     if (!known) {
-      reportError("--in names '" + name +
+      reportError("--input names '" + input.name +
                   "', which is not an input (inputs: " + inputList() + ")");
       return ExitUsageError;
     }
-    files[name] = spec.substr(equals + 1);
+    if (!given.emplace(input.name, &input).second) {
+      reportError("--input gives '" + input.name + "' twice");
+      return ExitUsageError;
+    }
   }
 
   for (size_t position = 0; position < bundle.inputs.size(); ++position) {
     const BundleBuffer &buffer = bundle.buffers[bundle.inputs[position]];
-    auto file = files.find(buffer.name);
-    if (file == files.end()) {
+    auto input = given.find(buffer.name);
+    if (input == given.end()) {
       if (!options.random) {
-        reportError("input '" + buffer.name + "' has no data: pass --in " +
-                    buffer.name + "=FILE.npy, or --random");
+        reportError("input '" + buffer.name + "' has no data: pass --input " +
+                    buffer.name + "=VALUES or --input " + buffer.name +
+                    "=@FILE.npy, or --random");
         return ExitUsageError;
       }
       // The same data as `tilec run --random` gives this input.
@@ -197,8 +234,12 @@ static int gatherInputs(const Options &options, const Bundle &bundle,
           randomTensor(buffer.dtype, buffer.shape, options.seed + position));
       continue;
     }
+    if (input->second->tensor) {
+      inputs.push_back(*input->second->tensor);
+      continue;
+    }
     std::string error;
-    std::optional<HostTensor> tensor = readNpy(file->second, error);
+    std::optional<HostTensor> tensor = readNpy(input->second->npyPath, error);
     if (!tensor) {
       reportError(error);
       return ExitDataError;
@@ -210,28 +251,6 @@ static int gatherInputs(const Options &options, const Bundle &bundle,
     return ExitDataError;
   }
   return ExitSuccess;
-}
-
-/// Writes every output to DIR/<name>.npy.
-static bool writeOutputs(const std::string &outDir, const Bundle &bundle,
-                         const std::vector<HostTensor> &outputs) {
-  std::error_code ec;
-  std::filesystem::create_directories(outDir, ec);
-  if (ec) {
-    reportError("cannot create '" + outDir + "': " + ec.message());
-    return false;
-  }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::filesystem::path path =
-        std::filesystem::path(outDir) /
-        (bundle.buffers[bundle.outputs[i]].name + ".npy");
-    std::string error;
-    if (!writeNpy(path.string(), outputs[i], error)) {
-      reportError(error);
-      return false;
-    }
-  }
-  return true;
 }
 
 int main(int argc, char **argv) {
@@ -247,6 +266,14 @@ int main(int argc, char **argv) {
   std::vector<HostTensor> inputs;
   if (int code = gatherInputs(options, *bundle, inputs))
     return code;
+  std::vector<std::string> outputNames;
+  for (unsigned index : bundle->outputs)
+    outputNames.push_back(bundle->buffers[index].name);
+  if (Status status = checkOutputArguments(options.outputs, outputNames);
+      !status) {
+    reportError(status.error().message());
+    return ExitUsageError;
+  }
 
   Expected<std::unique_ptr<OpenedDevice>> device =
       openDevice(options.backend, options.device, options.profile);
@@ -267,14 +294,16 @@ int main(int argc, char **argv) {
   }
 
   for (size_t i = 0; i < run->outputs.size(); ++i)
-    std::printf("%s\n",
-                formatOutputSummary(bundle->buffers[bundle->outputs[i]].name,
-                                    run->outputs[i])
-                    .c_str());
+    std::fputs(describeOutput(options.outputs, outputNames[i], run->outputs[i])
+                   .c_str(),
+               stdout);
   if (options.memoryReport)
     std::printf("%s\n", formatMemoryReport(*run, (*device)->profile()).c_str());
-  if (!options.outDir.empty() &&
-      !writeOutputs(options.outDir, *bundle, run->outputs))
+  if (Status status =
+          writeOutputFiles(options.outputs, outputNames, run->outputs);
+      !status) {
+    reportError(status.error().message());
     return ExitDataError;
+  }
   return ExitSuccess;
 }
