@@ -2,6 +2,8 @@
 
 #include "Driver.h"
 
+#include "InputArgument.h"
+
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/Random.h"
 #include "tilec/Runtime/TensorSummary.h"
@@ -27,27 +29,40 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
     return ExitUsageError;
   StringMap<ArgBinding> &argBindings = *parsed;
 
-  for (const std::string &spec : options.inputFiles) {
-    auto [name, path] = StringRef(spec).split('=');
-    if (name.empty() || path.empty()) {
-      reportError("invalid --in '" + spec + "' (expected NAME=FILE.npy)");
+  std::vector<Expected<InputArgument>> given;
+  for (const std::string &spec : options.inputs)
+    given.push_back(parseInputArgument(spec));
+  for (const std::string &spec : options.inputFiles)
+    given.push_back(parseInputFileArgument(spec));
+  for (Expected<InputArgument> &input : given) {
+    if (!input) {
+      reportError(input.error().message());
       return ExitUsageError;
     }
+    const std::string &name = input->name;
     if (!isParam(name)) {
-      reportError("--in names '" + name + "', which is not an input (inputs: " +
-                  listParams(params) + ")");
+      reportError("--input names '" + name +
+                  "', which is not an input (inputs: " + listParams(params) +
+                  ")");
       return ExitUsageError;
     }
-    std::string error;
-    std::optional<HostTensor> tensor = readNpy(path.str(), error);
+    if (data.count(name)) {
+      reportError("--input gives '" + name + "' twice");
+      return ExitUsageError;
+    }
+    std::optional<HostTensor> tensor = std::move(input->tensor);
     if (!tensor) {
-      reportError(error);
-      return ExitProgramError;
+      std::string error;
+      tensor = readNpy(input->npyPath, error);
+      if (!tensor) {
+        reportError(error);
+        return ExitProgramError;
+      }
     }
     auto arg = argBindings.find(name);
     if (arg != argBindings.end() && (arg->second.dtype != tensor->dtype() ||
                                      arg->second.shape != tensor->shape())) {
-      reportError("--in " + name + " holds " +
+      reportError("--input " + name + " is " +
                   formatTensorType(tensor->dtype(), tensor->shape()) +
                   " but --arg says " +
                   formatTensorType(arg->second.dtype, arg->second.shape));
@@ -60,8 +75,9 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
     if (!data.count(param.name)) {
       auto arg = argBindings.find(param.name);
       if (arg == argBindings.end() || !options.random) {
-        reportError("input '" + param.name + "' has no data: pass --in " +
-                    param.name + "=FILE.npy, or --arg " + param.name +
+        reportError("input '" + param.name + "' has no data: pass --input " +
+                    param.name + "=VALUES or --input " + param.name +
+                    "=@FILE.npy, or --arg " + param.name +
                     "=DTYPE[dims] with --random");
         return ExitUsageError;
       }

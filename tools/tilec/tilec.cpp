@@ -2,9 +2,11 @@
 //
 // tilec compile FILE.tile --arg NAME=DTYPE[dims] ...
 //               [--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle]
-//               [--target opencl,spirv,msl] [--kernel NAME] [--explain]
-//               [-o OUT]
-// tilec run FILE.tile [--in NAME=FILE.npy | --arg ... --random] [--out DIR]
+//               [--backend opencl|vulkan|metal] [--target opencl,spirv,msl]
+//               [--kernel NAME] [--explain] [-o OUT]
+// tilec run FILE.tile [--input NAME=VALUES|NAME=@FILE.npy | --arg ...
+//                     --random] [--print] [--checksum]
+//                     [--output NAME=FILE.npy] [--output-dir DIR]
 //                     [--backend opencl|vulkan|reference] [--check]
 // tilec bench FILE.tile --arg NAME=DTYPE[dims] ... [--repeat N]
 //                       [--backend opencl|vulkan]
@@ -17,6 +19,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -104,10 +107,16 @@ static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::sub(compileCommand),
                                        cl::cat(tilecCategory));
 
-static cl::list<std::string> inputFiles("in", cl::desc("An input's data"),
-                                        cl::value_desc("NAME=FILE.npy"),
-                                        cl::sub(runCommand),
-                                        cl::cat(tilecCategory));
+static cl::list<std::string> inputs(
+    "input",
+    cl::desc("An input's values (2x3xf32=1,2,3,4,5,6; one value fills the "
+             "tensor; a scalar is f32=0.5), or @FILE.npy its file"),
+    cl::value_desc("NAME=VALUES|NAME=@FILE.npy"), cl::sub(runCommand),
+    cl::cat(tilecCategory));
+static cl::list<std::string>
+    inputFiles("in", cl::desc("The same as --input NAME=@FILE.npy"),
+               cl::value_desc("NAME=FILE.npy"), cl::sub(runCommand),
+               cl::cat(tilecCategory));
 static cl::opt<bool>
     randomInputs("random",
                  cl::desc("Fill inputs bound by --arg with random "
@@ -118,16 +127,43 @@ static cl::opt<uint64_t>
          cl::desc("Seed of the random inputs (run: --random; bench: always)"),
          cl::init(1), cl::sub(runCommand), cl::sub(benchCommand),
          cl::cat(tilecCategory));
+static cl::opt<bool>
+    printValues("print",
+                cl::desc("Print each output's values, as NumPy prints them"),
+                cl::sub(runCommand), cl::cat(tilecCategory));
+static cl::opt<bool> printChecksum(
+    "checksum",
+    cl::desc("Print each output's checksum (the default without --print)"),
+    cl::sub(runCommand), cl::cat(tilecCategory));
+static cl::list<std::string>
+    outputFiles("output", cl::desc("Write the output NAME to FILE.npy"),
+                cl::value_desc("NAME=FILE.npy"), cl::sub(runCommand),
+                cl::cat(tilecCategory));
 static cl::opt<std::string>
-    outDir("out", cl::desc("Write every output to DIR/<output>.npy"),
-           cl::value_desc("DIR"), cl::sub(runCommand), cl::cat(tilecCategory));
-static cl::opt<std::string> backend(
+    outputDir("output-dir", cl::desc("Write every output to DIR/<output>.npy"),
+              cl::value_desc("DIR"), cl::sub(runCommand),
+              cl::cat(tilecCategory));
+// The former spelling of --output-dir, kept to say what replaced it.
+static cl::opt<std::string> formerOutDir("out", cl::Hidden, cl::sub(runCommand),
+                                         cl::cat(tilecCategory));
+// Each subcommand's --backend lists the backends it accepts.
+static cl::opt<std::string> compileBackend(
     "backend",
-    cl::desc("Where to run: an OpenCL or a Vulkan device, or (run only) the "
-             "reference interpreter"),
-    cl::value_desc("opencl|vulkan|reference"), cl::init("opencl"),
-    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(devicesCommand),
+    cl::desc("The backend to compile for: its device's profile, and its code "
+             "(default: what --emit implies; opencl for --emit bundle)"),
+    cl::value_desc("opencl|vulkan|metal"), cl::sub(compileCommand),
     cl::cat(tilecCategory));
+static cl::opt<std::string> runBackend(
+    "backend",
+    cl::desc("Where to run: an OpenCL or a Vulkan device, or the reference "
+             "interpreter"),
+    cl::value_desc("opencl|vulkan|reference"), cl::init("opencl"),
+    cl::sub(runCommand), cl::cat(tilecCategory));
+static cl::opt<std::string>
+    deviceBackend("backend", cl::desc("The backend of the device"),
+                  cl::value_desc("opencl|vulkan"), cl::init("opencl"),
+                  cl::sub(benchCommand), cl::sub(devicesCommand),
+                  cl::cat(tilecCategory));
 static cl::opt<bool>
     check("check",
           cl::desc("Compare every output with the reference interpreter"),
@@ -148,6 +184,18 @@ static cl::opt<bool>
                        "--profile reads)"),
               cl::sub(devicesCommand), cl::cat(tilecCategory));
 
+/// Reports each line of LLVM's parser's `messages` as an error, without the
+/// program name that starts it.
+static void reportParseErrors(StringRef messages, StringRef programName) {
+  SmallVector<StringRef> lines;
+  messages.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    line.consume_front(programName);
+    line.consume_front(":");
+    reportError(line.trim());
+  }
+}
+
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
   for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &compileCommand,
@@ -156,41 +204,59 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter(
       [](raw_ostream &os) { os << "tilec " << TILEC_VERSION << "\n"; });
 
+  // LLVM's parser reports "tilec: Unknown command line argument ...": it is
+  // reported in tilec's own style instead, as every other error.
+  std::string parseErrors;
+  raw_string_ostream parseErrorStream(parseErrors);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "tilec: compiles Tile tensor programs to GPU kernels\n\n"
           "  tilec compile FILE.tile --arg A=f32[64,32] ... "
           "--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle\n"
-          "  tilec run FILE.tile --in A=a.npy ... [--out DIR] [--check]\n"
+          "  tilec run FILE.tile --input A=2x3xf32=1,2,3,4,5,6 --input "
+          "B=@b.npy ... [--print]\n"
+          "                     [--output C=c.npy] [--output-dir DIR] "
+          "[--check]\n"
           "  tilec run FILE.tile --arg A=f32[64,32] ... --random "
           "[--backend vulkan]\n"
           "  tilec bench FILE.tile --arg A=f32[64,32] ... [--repeat N]\n"
           "  tilec devices\n\n"
-          "  `tilec SUBCOMMAND --help` lists a subcommand's options.\n",
-          &errs()))
+          "  `tilec SUBCOMMAND --help` lists a subcommand's options.\n\n"
+          "  Exit status: 0 success, 1 an error in the program or its data "
+          "(file:line:col),\n  2 a bad command line, 3 a device or runtime "
+          "failure.\n",
+          &parseErrorStream)) {
+    reportParseErrors(parseErrorStream.str(), sys::path::filename(argv[0]));
     return ExitUsageError;
+  }
 
   if (compileCommand) {
-    CompileOptions options{inputPath,  entry,  argSpecs,       emit,
-                           targets,    kernel, printLocations, explain,
-                           outputPath, device, profile};
+    CompileOptions options{inputPath,      entry,      argSpecs, emit,
+                           compileBackend, targets,    kernel,   printLocations,
+                           explain,        outputPath, device,   profile};
     return runCompile(options);
   }
   if (runCommand) {
-    InputOptions inputs{argSpecs, inputFiles, randomInputs, seed};
-    RunOptions options{inputPath, entry,  inputs,  outDir,      backend,
-                       check,     device, profile, memoryReport};
+    if (formerOutDir.getNumOccurrences()) {
+      reportError("--out is now --output-dir DIR (every output), or --output "
+                  "NAME=FILE.npy (one output)");
+      return ExitUsageError;
+    }
+    InputOptions inputOptions{argSpecs, inputs, inputFiles, randomInputs, seed};
+    OutputArguments outputs{printValues, printChecksum, outputFiles, outputDir};
+    RunOptions options{inputPath, entry,  inputOptions, outputs,     runBackend,
+                       check,     device, profile,      memoryReport};
     return runRun(options);
   }
   if (benchCommand) {
-    BenchOptions options{inputPath, entry,   argSpecs, seed,
-                         repeat,    backend, device,   profile};
+    BenchOptions options{inputPath, entry,         argSpecs, seed,
+                         repeat,    deviceBackend, device,   profile};
     return runBench(options);
   }
   if (devicesCommand) {
-    DevicesOptions options{backend, device, profile, printJson};
+    DevicesOptions options{deviceBackend, device, profile, printJson};
     return runDevices(options);
   }
-  errs() << "tilec: no subcommand (see tilec --help)\n";
+  reportError("no subcommand (see tilec --help)");
   return ExitUsageError;
 }
