@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommandLine.h"
 #include "InputArgument.h"
 #include "OutputArguments.h"
 
@@ -55,139 +56,65 @@ struct Options {
 
 } // namespace
 
-static const char *const kUsage =
-    "usage: tile-run BUNDLE.json [--input NAME=VALUES|NAME=@FILE.npy ...]\n"
-    "                [--random [--seed N]] [--print] [--checksum]\n"
-    "                [--output NAME=FILE.npy ...] [--output-dir DIR]\n"
-    "                [--backend opencl|vulkan] [--device SEL] [--profile "
-    "FILE]\n"
-    "                [--memory-report]\n"
-    "\n"
-    "Runs a kernel bundle (tilec compile --emit bundle) on an OpenCL or "
-    "Vulkan\ndevice and prints each output's dtype, shape and checksum.\n"
-    "\n"
-    "  --input NAME=2x3xf32=1,2,3,4,5,6\n"
-    "                      an input's values (one value fills the tensor; a "
-    "scalar\n"
-    "                      is NAME=f32=0.5), or NAME=@FILE.npy its file\n"
-    "  --in NAME=FILE.npy  the same as --input NAME=@FILE.npy\n"
-    "  --random            fill inputs without --input with pseudo-random "
-    "values\n"
-    "  --seed N            the seed of --random (default 1)\n"
-    "  --print             print each output's values, as NumPy does\n"
-    "  --checksum          print each output's checksum (the default without "
-    "--print)\n"
-    "  --output NAME=FILE.npy\n"
-    "                      write the output NAME to FILE.npy\n"
-    "  --output-dir DIR    write every output to DIR/<output>.npy\n"
-    "  --backend NAME      opencl (the default; runs the bundle's OpenCL C) or "
-    "vulkan\n                      (runs its SPIR-V)\n"
-    "  --device SEL        a device index or a substring of its name "
-    "(tilec devices)\n"
-    "  --profile FILE      override the device's profile with a JSON file\n"
-    "  --memory-report     print the most device memory the run held at "
-    "once\n"
-    "\n"
-    "Exit status: 0 success, 1 bad input data or an unwritable output, 2 a "
-    "bad\ncommand line, 3 a device or runtime failure (an unusable bundle "
-    "included).\n";
-
 static void reportError(const std::string &message) {
   std::fprintf(stderr, "tile-run: error: %s\n", message.c_str());
 }
 
-/// Parses the command line into `options`; returns false after reporting
-/// what is wrong.
-static bool parseCommandLine(int argc, char **argv, Options &options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(ExitSuccess);
-    }
-    if (arg == "--version") {
-      std::printf("tile-run %s\n", TILEC_VERSION);
-      std::exit(ExitSuccess);
-    }
-    if (arg == "--random") {
-      options.random = true;
-      continue;
-    }
-    if (arg == "--memory-report") {
-      options.memoryReport = true;
-      continue;
-    }
-    if (arg == "--print") {
-      options.outputs.print = true;
-      continue;
-    }
-    if (arg == "--checksum") {
-      options.outputs.checksum = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) {
-      if (!options.bundlePath.empty()) {
-        reportError("a second bundle '" + arg + "' (one bundle per run)");
-        return false;
-      }
-      options.bundlePath = arg;
-      continue;
-    }
-    // Options with a value: "--name value" or "--name=value".
-    std::string name = arg, value;
-    if (size_t equals = arg.find('='); equals != std::string::npos) {
-      name = arg.substr(0, equals);
-      value = arg.substr(equals + 1);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      reportError("option '" + name + "' needs a value");
-      return false;
-    }
-    if (name == "--input" || name == "--in") {
-      Expected<InputArgument> input = name == "--input"
-                                          ? parseInputArgument(value)
-                                          : parseInputFileArgument(value);
-      if (!input) {
-        reportError(input.error().message());
-        return false;
-      }
-      options.inputs.push_back(std::move(*input));
-    } else if (name == "--output") {
-      options.outputs.files.push_back(value);
-    } else if (name == "--output-dir") {
-      options.outputs.directory = value;
-    } else if (name == "--out") {
-      reportError("--out is now --output-dir DIR (every output), or --output "
-                  "NAME=FILE.npy (one output)");
-      return false;
-    } else if (name == "--backend") {
-      std::optional<Backend> backend = parseBackend(value);
-      if (!backend) {
-        reportError("unknown backend '" + value +
-                    "' (available: opencl, vulkan)");
-        return false;
-      }
-      options.backend = *backend;
-    } else if (name == "--device") {
-      options.device = value;
-    } else if (name == "--profile") {
-      options.profile = value;
-    } else if (name == "--seed") {
-      char *end = nullptr;
-      options.seed = std::strtoull(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0' || value[0] == '-') {
-        reportError("--seed '" + value + "' is not a non-negative integer");
-        return false;
-      }
-    } else {
-      reportError("unknown option '" + name + "' (see tile-run --help)");
-      return false;
-    }
-  }
+/// Parses the command line into `options` with the options tilec run shares
+/// (tools/common/CommandLine). Returns false with `exitCode` set when there
+/// is nothing to run: --help, --version, or an error, reported.
+static bool parseCommandLine(int argc, char **argv, Options &options,
+                             int &exitCode) {
+  CLI::App app("tile-run: runs a kernel bundle (tilec compile --emit bundle) "
+               "on an OpenCL or\nVulkan device and prints each output's "
+               "dtype, shape and checksum, or its values.",
+               "tile-run");
+  app.set_version_flag("--version", std::string("tile-run ") + TILEC_VERSION);
+  app.footer(kExitStatusHelp);
+  app.add_option("BUNDLE.json", options.bundlePath, "The bundle file");
+  InputDataArguments data;
+  addInputDataOptions(app, data);
+  std::string formerOutDir;
+  addOutputOptions(app, options.outputs, formerOutDir);
+  std::string backend = "opencl";
+  addDeviceOptions(app, backend, "opencl|vulkan",
+                   "opencl (the default; runs the bundle's OpenCL C) or "
+                   "vulkan (runs its SPIR-V)",
+                   options.device, options.profile);
+  addMemoryReportOption(app, options.memoryReport);
+  if (!tilec::parseCommandLine(app, argc, argv, "tile-run", exitCode))
+    return false;
+  exitCode = ExitUsageError;
+  if (!checkFormerOutDir(app, "tile-run"))
+    return false;
   if (options.bundlePath.empty()) {
     reportError("no bundle file given (see tile-run --help)");
     return false;
+  }
+  std::optional<Backend> parsed = parseBackend(backend);
+  if (!parsed) {
+    reportError("unknown backend '" + backend +
+                "' (available: opencl, vulkan)");
+    return false;
+  }
+  options.backend = *parsed;
+  options.random = data.random;
+  options.seed = data.seed;
+  for (const std::string &spec : data.inputs) {
+    Expected<InputArgument> input = parseInputArgument(spec);
+    if (!input) {
+      reportError(input.error().message());
+      return false;
+    }
+    options.inputs.push_back(std::move(*input));
+  }
+  for (const std::string &spec : data.inputFiles) {
+    Expected<InputArgument> input = parseInputFileArgument(spec);
+    if (!input) {
+      reportError(input.error().message());
+      return false;
+    }
+    options.inputs.push_back(std::move(*input));
   }
   return true;
 }
@@ -255,8 +182,9 @@ static int gatherInputs(const Options &options, const Bundle &bundle,
 
 int main(int argc, char **argv) {
   Options options;
-  if (!parseCommandLine(argc, argv, options))
-    return ExitUsageError;
+  int exitCode = ExitSuccess;
+  if (!parseCommandLine(argc, argv, options, exitCode))
+    return exitCode;
 
   Expected<Bundle> bundle = readBundle(options.bundlePath);
   if (!bundle) {
