@@ -12,6 +12,7 @@
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
 
+#include "CommandLine.h"
 #include "OutputArguments.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -74,22 +75,12 @@ std::optional<Program> specializeFromArgs(LoadedSource &source,
                                           llvm::ArrayRef<std::string> specs,
                                           int &exitCode);
 
-/// Where the data of a function's inputs comes from.
-struct InputOptions {
-  std::vector<std::string> argSpecs;
-  /// `--input NAME=VALUES` or `--input NAME=@FILE.npy`.
-  std::vector<std::string> inputs;
-  /// `--in NAME=FILE.npy`, the older spelling of `--input NAME=@FILE.npy`.
-  std::vector<std::string> inputFiles;
-  /// Fill the inputs with an `--arg` and no data with random values.
-  bool random = false;
-  uint64_t seed = 1;
-};
-
-/// The data of every parameter of `function`, from `--input` or made
-/// from the `--arg` bindings, and the bindings that specialise the function
-/// to it. Returns the exit code (0 on success; errors are printed).
-int gatherInputs(const InputOptions &options, const ast::Function &function,
+/// The data of every parameter of `function`, from `--input` (or `--in`)
+/// or, with `--random`, made from the `--arg` bindings `argSpecs`, and the
+/// bindings that specialise the function to it. Returns the exit code (0 on
+/// success; errors are printed).
+int gatherInputs(llvm::ArrayRef<std::string> argSpecs,
+                 const InputDataArguments &given, const ast::Function &function,
                  std::vector<ArgBinding> &bindings,
                  llvm::StringMap<HostTensor> &data);
 
@@ -173,7 +164,9 @@ int runCompile(const CompileOptions &options);
 struct RunOptions {
   std::string inputPath;
   std::string entry;
-  InputOptions inputs;
+  std::vector<std::string> argSpecs;
+  /// `--input`, `--in`, `--random`, `--seed`.
+  InputDataArguments inputs;
   /// `--print`, `--checksum`, `--output`, `--output-dir`.
   OutputArguments outputs;
   /// "opencl", "vulkan" or "reference".

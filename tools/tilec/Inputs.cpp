@@ -14,7 +14,8 @@ using namespace llvm;
 
 namespace tilec {
 
-int gatherInputs(const InputOptions &options, const ast::Function &function,
+int gatherInputs(ArrayRef<std::string> argSpecs,
+                 const InputDataArguments &given, const ast::Function &function,
                  std::vector<ArgBinding> &bindings,
                  StringMap<HostTensor> &data) {
   std::vector<ParamInfo> params = getParams(function);
@@ -24,17 +25,17 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
   };
 
   std::optional<StringMap<ArgBinding>> parsed =
-      parseArgBindings(options.argSpecs, function);
+      parseArgBindings(argSpecs, function);
   if (!parsed)
     return ExitUsageError;
   StringMap<ArgBinding> &argBindings = *parsed;
 
-  std::vector<Expected<InputArgument>> given;
-  for (const std::string &spec : options.inputs)
-    given.push_back(parseInputArgument(spec));
-  for (const std::string &spec : options.inputFiles)
-    given.push_back(parseInputFileArgument(spec));
-  for (Expected<InputArgument> &input : given) {
+  std::vector<Expected<InputArgument>> inputs;
+  for (const std::string &spec : given.inputs)
+    inputs.push_back(parseInputArgument(spec));
+  for (const std::string &spec : given.inputFiles)
+    inputs.push_back(parseInputFileArgument(spec));
+  for (Expected<InputArgument> &input : inputs) {
     if (!input) {
       reportError(input.error().message());
       return ExitUsageError;
@@ -74,7 +75,7 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
   for (const auto &[index, param] : llvm::enumerate(params)) {
     if (!data.count(param.name)) {
       auto arg = argBindings.find(param.name);
-      if (arg == argBindings.end() || !options.random) {
+      if (arg == argBindings.end() || !given.random) {
         reportError("input '" + param.name + "' has no data: pass --input " +
                     param.name + "=VALUES or --input " + param.name +
                     "=@FILE.npy, or --arg " + param.name +
@@ -82,7 +83,7 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
         return ExitUsageError;
       }
       data[param.name] = randomTensor(arg->second.dtype, arg->second.shape,
-                                      options.seed + index);
+                                      given.seed + index);
     }
     const HostTensor &tensor = data[param.name];
     bindings.push_back({param.name, tensor.dtype(), tensor.shape()});

@@ -76,8 +76,8 @@ int runRun(const RunOptions &options) {
 
   std::vector<ArgBinding> bindings;
   StringMap<HostTensor> data;
-  if (int code =
-          gatherInputs(options.inputs, *source->function, bindings, data))
+  if (int code = gatherInputs(options.argSpecs, options.inputs,
+                              *source->function, bindings, data))
     return code;
   std::optional<Program> program =
       specialize(*source->function, bindings, source->sourceMgr);

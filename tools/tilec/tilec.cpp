@@ -229,13 +229,11 @@ int main(int argc, char **argv) {
   if (app.got_subcommand("run")) {
     if (!checkFormerOutDir(*app.get_subcommand("run"), "tilec"))
       return ExitUsageError;
-    const InputDataArguments &data = arguments.inputData;
-    InputOptions inputs{arguments.argSpecs, data.inputs, data.inputFiles,
-                        data.random, data.seed};
-    RunOptions options{
-        arguments.inputPath, arguments.entry,      inputs,
-        arguments.outputs,   arguments.runBackend, arguments.check,
-        arguments.device,    arguments.profile,    arguments.memoryReport};
+    RunOptions options{arguments.inputPath, arguments.entry,
+                       arguments.argSpecs,  arguments.inputData,
+                       arguments.outputs,   arguments.runBackend,
+                       arguments.check,     arguments.device,
+                       arguments.profile,   arguments.memoryReport};
     return runRun(options);
   }
   if (app.got_subcommand("bench")) {
