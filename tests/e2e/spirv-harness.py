@@ -6,7 +6,8 @@ For each `tilec run %s ... --arg ...` RUN line of tests/e2e/*.tile (or
   - `tilec compile --emit bundle --target opencl,spirv` must succeed and
     `spirv-val --target-env vulkan1.2` must accept each kernel's module;
   - `tilec compile --emit msl` must give, for each kernel of the program's
-    bundle, a `kernel void <name>(...)` whose `[[buffer(i)]]` arguments are
+    bundle for Metal (`--backend metal`, which --emit msl implies), a
+    `kernel void <name>(...)` whose `[[buffer(i)]]` arguments are
     the kernel's argument i (SPIRV-Cross keeps only the buffers a kernel
     uses), preceded by a comment with the launch's threadgroup size.
 Programs that compute in f64 (their OpenCL C has `double`) must instead be
@@ -111,7 +112,13 @@ def check(source, options, work):
         return problems
     if msl.returncode != 0:
         return problems + ["--emit msl failed: " + msl.stderr.strip()]
-    return problems + check_msl(msl.stdout, bundle)
+    # The MSL is scheduled for a Metal device: compare it with the bundle
+    # compiled for the same one.
+    metal = compile_to(source, options, "bundle", ["--backend", "metal"])
+    if metal.returncode != 0:
+        return problems + ["--emit bundle --backend metal failed: " +
+                           metal.stderr.strip()]
+    return problems + check_msl(msl.stdout, json.loads(metal.stdout))
 
 
 def main():

@@ -1,8 +1,10 @@
 //===- tile-run.cpp - Run a kernel bundle with the runtime alone ----------===//
 //
-// tile-run BUNDLE.json [--in NAME=FILE.npy ...] [--random [--seed N]]
-//                      [--out DIR] [--backend opencl|vulkan] [--device SEL]
-//                      [--profile FILE]
+// tile-run BUNDLE.json [--input NAME=VALUES|NAME=@FILE.npy ...]
+//                      [--random [--seed N]] [--print] [--checksum]
+//                      [--output NAME=FILE.npy ...] [--output-dir DIR]
+//                      [--backend opencl|vulkan] [--device SEL]
+//                      [--profile FILE] [--memory-report]
 //
 // Executes a bundle that `tilec compile --emit bundle` wrote, with no
 // compiler in the process (this tool links the runtime only), and prints
@@ -12,15 +14,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CommandLine.h"
+#include "InputArgument.h"
+#include "OutputArguments.h"
+
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceChoice.h"
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/Random.h"
-#include "tilec/Runtime/TensorSummary.h"
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,11 +43,12 @@ enum ExitCode : int {
 
 struct Options {
   std::string bundlePath;
-  std::vector<std::string> inputFiles;
+  /// `--input` and `--in`, parsed, in command-line order.
+  std::vector<InputArgument> inputs;
   bool random = false;
   bool memoryReport = false;
   uint64_t seed = 1;
-  std::string outDir;
+  OutputArguments outputs;
   Backend backend = Backend::OpenCL;
   std::string device;
   std::string profile;
@@ -51,109 +56,71 @@ struct Options {
 
 } // namespace
 
-static const char *const kUsage =
-    "usage: tile-run BUNDLE.json [--in NAME=FILE.npy ...] [--random [--seed "
-    "N]]\n"
-    "                [--out DIR] [--backend opencl|vulkan] [--device SEL]\n"
-    "                [--profile FILE] [--memory-report]\n"
-    "\n"
-    "Runs a kernel bundle (tilec compile --emit bundle) on an OpenCL or "
-    "Vulkan\ndevice and prints each output's dtype, shape and checksum.\n"
-    "\n"
-    "  --in NAME=FILE.npy  an input's data\n"
-    "  --random            fill inputs without --in with pseudo-random "
-    "values\n"
-    "  --seed N            the seed of --random (default 1)\n"
-    "  --out DIR           write every output to DIR/<output>.npy\n"
-    "  --backend NAME      opencl (the default; runs the bundle's OpenCL C) or "
-    "vulkan\n                      (runs its SPIR-V)\n"
-    "  --device SEL        a device index or a substring of its name "
-    "(tilec devices)\n"
-    "  --profile FILE      override the device's profile with a JSON file\n"
-    "  --memory-report     print the most device memory the run held at "
-    "once\n";
-
 static void reportError(const std::string &message) {
   std::fprintf(stderr, "tile-run: error: %s\n", message.c_str());
 }
 
-/// Parses the command line into `options`; returns false after reporting
-/// what is wrong.
-static bool parseCommandLine(int argc, char **argv, Options &options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(ExitSuccess);
-    }
-    if (arg == "--version") {
-      std::printf("tile-run %s\n", TILEC_VERSION);
-      std::exit(ExitSuccess);
-    }
-    if (arg == "--random") {
-      options.random = true;
-      continue;
-    }
-    if (arg == "--memory-report") {
-      options.memoryReport = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) {
-      if (!options.bundlePath.empty()) {
-        reportError("a second bundle '" + arg + "' (one bundle per run)");
-        return false;
-      }
-      options.bundlePath = arg;
-      continue;
-    }
-    // Options with a value: "--name value" or "--name=value".
-    std::string name = arg, value;
-    if (size_t equals = arg.find('='); equals != std::string::npos) {
-      name = arg.substr(0, equals);
-      value = arg.substr(equals + 1);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      reportError("option '" + name + "' needs a value");
-      return false;
-    }
-    if (name == "--in") {
-      options.inputFiles.push_back(value);
-    } else if (name == "--out") {
-      options.outDir = value;
-    } else if (name == "--backend") {
-      std::optional<Backend> backend = parseBackend(value);
-      if (!backend) {
-        reportError("unknown backend '" + value +
-                    "' (available: opencl, vulkan)");
-        return false;
-      }
-      options.backend = *backend;
-    } else if (name == "--device") {
-      options.device = value;
-    } else if (name == "--profile") {
-      options.profile = value;
-    } else if (name == "--seed") {
-      char *end = nullptr;
-      options.seed = std::strtoull(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0' || value[0] == '-') {
-        reportError("--seed '" + value + "' is not a non-negative integer");
-        return false;
-      }
-    } else {
-      reportError("unknown option '" + name + "' (see tile-run --help)");
-      return false;
-    }
-  }
+/// Parses the command line into `options` with the options tilec run shares
+/// (tools/common/CommandLine). Returns false with `exitCode` set when there
+/// is nothing to run: --help, --version, or an error, reported.
+static bool parseCommandLine(int argc, char **argv, Options &options,
+                             int &exitCode) {
+  CLI::App app("tile-run: runs a kernel bundle (tilec compile --emit bundle) "
+               "on an OpenCL or\nVulkan device and prints each output's "
+               "dtype, shape and checksum, or its values.",
+               "tile-run");
+  app.set_version_flag("--version", std::string("tile-run ") + TILEC_VERSION);
+  app.footer(kExitStatusHelp);
+  app.add_option("BUNDLE.json", options.bundlePath, "The bundle file");
+  InputDataArguments data;
+  addInputDataOptions(app, data);
+  std::string formerOutDir;
+  addOutputOptions(app, options.outputs, formerOutDir);
+  std::string backend = "opencl";
+  addDeviceOptions(app, backend, "opencl|vulkan",
+                   "opencl (the default; runs the bundle's OpenCL C) or "
+                   "vulkan (runs its SPIR-V)",
+                   options.device, options.profile);
+  addMemoryReportOption(app, options.memoryReport);
+  if (!tilec::parseCommandLine(app, argc, argv, "tile-run", exitCode))
+    return false;
+  exitCode = ExitUsageError;
+  if (!checkFormerOutDir(app, "tile-run"))
+    return false;
   if (options.bundlePath.empty()) {
     reportError("no bundle file given (see tile-run --help)");
     return false;
   }
+  std::optional<Backend> parsed = parseBackend(backend);
+  if (!parsed) {
+    reportError("unknown backend '" + backend +
+                "' (available: opencl, vulkan)");
+    return false;
+  }
+  options.backend = *parsed;
+  options.random = data.random;
+  options.seed = data.seed;
+  for (const std::string &spec : data.inputs) {
+    Expected<InputArgument> input = parseInputArgument(spec);
+    if (!input) {
+      reportError(input.error().message());
+      return false;
+    }
+    options.inputs.push_back(std::move(*input));
+  }
+  for (const std::string &spec : data.inputFiles) {
+    Expected<InputArgument> input = parseInputFileArgument(spec);
+    if (!input) {
+      reportError(input.error().message());
+      return false;
+    }
+    options.inputs.push_back(std::move(*input));
+  }
   return true;
 }
 
-/// The data of every input of `bundle`, in `Bundle::inputs` order, from the
-/// `--in` files or, with `--random`, generated. Returns the exit code on
+/// The data of every input of `bundle`, in `Bundle::inputs` order, from
+/// `--input` or, with `--random`, generated. Returns the exit code on
 /// failure.
 static int gatherInputs(const Options &options, const Bundle &bundle,
                         std::vector<HostTensor> &inputs) {
@@ -163,33 +130,30 @@ static int gatherInputs(const Options &options, const Bundle &bundle,
       names += (names.empty() ? "" : ", ") + bundle.buffers[index].name;
     return names;
   };
-  std::map<std::string, std::string> files;
-  for (const std::string &spec : options.inputFiles) {
-    size_t equals = spec.find('=');
-    if (equals == std::string::npos || equals == 0 ||
-        equals + 1 == spec.size()) {
-      reportError("invalid --in '" + spec + "' (expected NAME=FILE.npy)");
-      return ExitUsageError;
-    }
-    std::string name = spec.substr(0, equals);
+  std::map<std::string, const InputArgument *> given;
+  for (const InputArgument &input : options.inputs) {
     bool known = false;
     for (unsigned index : bundle.inputs)
-      known |= bundle.buffers[index].name == name;
+      known |= bundle.buffers[index].name == input.name;
     if (!known) {
-      reportError("--in names '" + name +
+      reportError("--input names '" + input.name +
                   "', which is not an input (inputs: " + inputList() + ")");
       return ExitUsageError;
     }
-    files[name] = spec.substr(equals + 1);
+    if (!given.emplace(input.name, &input).second) {
+      reportError("--input gives '" + input.name + "' twice");
+      return ExitUsageError;
+    }
   }
 
   for (size_t position = 0; position < bundle.inputs.size(); ++position) {
     const BundleBuffer &buffer = bundle.buffers[bundle.inputs[position]];
-    auto file = files.find(buffer.name);
-    if (file == files.end()) {
+    auto input = given.find(buffer.name);
+    if (input == given.end()) {
       if (!options.random) {
-        reportError("input '" + buffer.name + "' has no data: pass --in " +
-                    buffer.name + "=FILE.npy, or --random");
+        reportError("input '" + buffer.name + "' has no data: pass --input " +
+                    buffer.name + "=VALUES or --input " + buffer.name +
+                    "=@FILE.npy, or --random");
         return ExitUsageError;
       }
       // The same data as `tilec run --random` gives this input.
@@ -197,8 +161,12 @@ static int gatherInputs(const Options &options, const Bundle &bundle,
           randomTensor(buffer.dtype, buffer.shape, options.seed + position));
       continue;
     }
+    if (input->second->tensor) {
+      inputs.push_back(*input->second->tensor);
+      continue;
+    }
     std::string error;
-    std::optional<HostTensor> tensor = readNpy(file->second, error);
+    std::optional<HostTensor> tensor = readNpy(input->second->npyPath, error);
     if (!tensor) {
       reportError(error);
       return ExitDataError;
@@ -212,32 +180,11 @@ static int gatherInputs(const Options &options, const Bundle &bundle,
   return ExitSuccess;
 }
 
-/// Writes every output to DIR/<name>.npy.
-static bool writeOutputs(const std::string &outDir, const Bundle &bundle,
-                         const std::vector<HostTensor> &outputs) {
-  std::error_code ec;
-  std::filesystem::create_directories(outDir, ec);
-  if (ec) {
-    reportError("cannot create '" + outDir + "': " + ec.message());
-    return false;
-  }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    std::filesystem::path path =
-        std::filesystem::path(outDir) /
-        (bundle.buffers[bundle.outputs[i]].name + ".npy");
-    std::string error;
-    if (!writeNpy(path.string(), outputs[i], error)) {
-      reportError(error);
-      return false;
-    }
-  }
-  return true;
-}
-
 int main(int argc, char **argv) {
   Options options;
-  if (!parseCommandLine(argc, argv, options))
-    return ExitUsageError;
+  int exitCode = ExitSuccess;
+  if (!parseCommandLine(argc, argv, options, exitCode))
+    return exitCode;
 
   Expected<Bundle> bundle = readBundle(options.bundlePath);
   if (!bundle) {
@@ -247,6 +194,14 @@ int main(int argc, char **argv) {
   std::vector<HostTensor> inputs;
   if (int code = gatherInputs(options, *bundle, inputs))
     return code;
+  std::vector<std::string> outputNames;
+  for (unsigned index : bundle->outputs)
+    outputNames.push_back(bundle->buffers[index].name);
+  if (Status status = checkOutputArguments(options.outputs, outputNames);
+      !status) {
+    reportError(status.error().message());
+    return ExitUsageError;
+  }
 
   Expected<std::unique_ptr<OpenedDevice>> device =
       openDevice(options.backend, options.device, options.profile);
@@ -267,14 +222,16 @@ int main(int argc, char **argv) {
   }
 
   for (size_t i = 0; i < run->outputs.size(); ++i)
-    std::printf("%s\n",
-                formatOutputSummary(bundle->buffers[bundle->outputs[i]].name,
-                                    run->outputs[i])
-                    .c_str());
+    std::fputs(describeOutput(options.outputs, outputNames[i], run->outputs[i])
+                   .c_str(),
+               stdout);
   if (options.memoryReport)
     std::printf("%s\n", formatMemoryReport(*run, (*device)->profile()).c_str());
-  if (!options.outDir.empty() &&
-      !writeOutputs(options.outDir, *bundle, run->outputs))
+  if (Status status =
+          writeOutputFiles(options.outputs, outputNames, run->outputs);
+      !status) {
+    reportError(status.error().message());
     return ExitDataError;
+  }
   return ExitSuccess;
 }

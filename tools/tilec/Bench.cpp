@@ -51,13 +51,13 @@ int runBench(const BenchOptions &options) {
       loadSource(options.inputPath, options.entry);
   if (!source)
     return ExitProgramError;
-  InputOptions inputOptions;
-  inputOptions.argSpecs = options.argSpecs;
-  inputOptions.random = true;
-  inputOptions.seed = options.seed;
+  InputDataArguments randomInputs;
+  randomInputs.random = true;
+  randomInputs.seed = options.seed;
   std::vector<ArgBinding> bindings;
   StringMap<HostTensor> data;
-  if (int code = gatherInputs(inputOptions, *source->function, bindings, data))
+  if (int code = gatherInputs(options.argSpecs, randomInputs, *source->function,
+                              bindings, data))
     return code;
   std::optional<Program> program =
       specialize(*source->function, bindings, source->sourceMgr);

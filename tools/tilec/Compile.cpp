@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/iterator.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
@@ -39,10 +40,49 @@ static bool printSourceForm(const CompileOptions &options, LoadedSource &source,
   return true;
 }
 
+/// The backend `--backend` names, or (without it) the one whose code
+/// `--emit` prints: Vulkan for SPIR-V, Metal for MSL, else OpenCL. Reports
+/// an unknown name, or code that the named backend does not run.
+static std::optional<CompileBackend>
+chooseCompileBackend(const CompileOptions &options) {
+  std::optional<CompileBackend> implied;
+  if (options.emit == EmitKind::OpenCL)
+    implied = CompileBackend::OpenCL;
+  else if (options.emit == EmitKind::Spirv ||
+           options.emit == EmitKind::SpirvAsm)
+    implied = CompileBackend::Vulkan;
+  else if (options.emit == EmitKind::Msl)
+    implied = CompileBackend::Metal;
+  if (options.backend.empty())
+    return implied.value_or(CompileBackend::OpenCL);
+
+  std::optional<CompileBackend> named =
+      StringSwitch<std::optional<CompileBackend>>(options.backend)
+          .Case("opencl", CompileBackend::OpenCL)
+          .Case("vulkan", CompileBackend::Vulkan)
+          .Case("metal", CompileBackend::Metal)
+          .Default(std::nullopt);
+  if (!named) {
+    reportError("unknown backend '" + options.backend +
+                "' (available: opencl, vulkan, metal)");
+    return std::nullopt;
+  }
+  if (implied && implied != named) {
+    static const char *const code[] = {"OpenCL C (--emit opencl)",
+                                       "SPIR-V (--emit spirv or spirv-asm)",
+                                       "MSL (--emit msl)"};
+    reportError("--backend " + options.backend + " runs " +
+                code[static_cast<int>(*named)] + ", not what --emit prints");
+    return std::nullopt;
+  }
+  return named;
+}
+
 /// The code the bundle must carry for `--emit`: that target's alone, or
-/// `--target`'s list for a bundle (by default OpenCL and SPIR-V, what the
-/// runtime's backends run).
-static CompileTargets chooseTargets(const CompileOptions &options) {
+/// `--target`'s list for a bundle; by default the named backend's code, or
+/// without `--backend` OpenCL C and SPIR-V, what the runtime's backends run.
+static CompileTargets chooseTargets(const CompileOptions &options,
+                                    CompileBackend backend) {
   switch (options.emit) {
   case EmitKind::Spirv:
   case EmitKind::SpirvAsm:
@@ -55,8 +95,12 @@ static CompileTargets chooseTargets(const CompileOptions &options) {
     // OpenCL C, or --explain alone (the schedule is every target's).
     return {/*openCL=*/true, /*spirv=*/false, /*msl=*/false};
   }
-  if (options.targets.empty())
+  if (options.targets.empty() && options.backend.empty())
     return {/*openCL=*/true, /*spirv=*/true, /*msl=*/false};
+  if (options.targets.empty())
+    return {/*openCL=*/backend == CompileBackend::OpenCL,
+            /*spirv=*/backend == CompileBackend::Vulkan,
+            /*msl=*/backend == CompileBackend::Metal};
   CompileTargets targets{/*openCL=*/false, /*spirv=*/false, /*msl=*/false};
   for (TargetKind target : options.targets) {
     targets.openCL |= target == TargetKind::OpenCL;
@@ -151,6 +195,9 @@ int runCompile(const CompileOptions &options) {
                 "-o FILE, or --emit spirv-asm to read it");
     return ExitUsageError;
   }
+  std::optional<CompileBackend> backend = chooseCompileBackend(options);
+  if (!backend)
+    return ExitUsageError;
   std::unique_ptr<LoadedSource> source =
       loadSource(options.inputPath, options.entry);
   if (!source)
@@ -166,11 +213,11 @@ int runCompile(const CompileOptions &options) {
       (options.emit != EmitKind::None && options.emit != EmitKind::Tile &&
        options.emit != EmitKind::Mlir)) {
     std::optional<DeviceProfile> profile =
-        chooseTargetProfile(options.device, options.profile);
+        chooseTargetProfile(*backend, options.device, options.profile);
     if (!profile)
       return ExitDeviceError;
     bundle = compileProgram(*program, *profile, source->sourceMgr,
-                            chooseTargets(options));
+                            chooseTargets(options, *backend));
     if (!bundle)
       return ExitProgramError;
   }

@@ -12,6 +12,9 @@
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
 
+#include "CommandLine.h"
+#include "OutputArguments.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -72,20 +75,12 @@ std::optional<Program> specializeFromArgs(LoadedSource &source,
                                           llvm::ArrayRef<std::string> specs,
                                           int &exitCode);
 
-/// Where the data of a function's inputs comes from.
-struct InputOptions {
-  std::vector<std::string> argSpecs;
-  /// `--in NAME=FILE.npy`.
-  std::vector<std::string> inputFiles;
-  /// Fill the inputs with an `--arg` and no `--in` with random values.
-  bool random = false;
-  uint64_t seed = 1;
-};
-
-/// The data of every parameter of `function`, from `--in` files or made
-/// from the `--arg` bindings, and the bindings that specialise the function
-/// to it. Returns the exit code (0 on success; errors are printed).
-int gatherInputs(const InputOptions &options, const ast::Function &function,
+/// The data of every parameter of `function`, from `--input` (or `--in`)
+/// or, with `--random`, made from the `--arg` bindings `argSpecs`, and the
+/// bindings that specialise the function to it. Returns the exit code (0 on
+/// success; errors are printed).
+int gatherInputs(llvm::ArrayRef<std::string> argSpecs,
+                 const InputDataArguments &given, const ast::Function &function,
                  std::vector<ArgBinding> &bindings,
                  llvm::StringMap<HostTensor> &data);
 
@@ -94,10 +89,16 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
 std::optional<opencl::DeviceDescriptor>
 chooseRunDevice(llvm::StringRef selector, llvm::StringRef profilePath);
 
-/// The profile to compile for: the chosen device's (possibly overridden),
-/// or, on a machine without OpenCL devices, the profile file alone.
-/// Errors are printed; the caller exits with ExitDeviceError.
-std::optional<DeviceProfile> chooseTargetProfile(llvm::StringRef selector,
+/// The backends `tilec compile --backend` compiles for.
+enum class CompileBackend { OpenCL, Vulkan, Metal };
+
+/// The profile to compile for: a profile file that gives every key, with no
+/// `--device` (no device is opened then); else the chosen device's of
+/// `backend` with the file over it, or, on a machine without OpenCL
+/// devices, the file alone; for Metal, a generic Apple GPU's with the file
+/// over it. Errors are printed; the caller exits with ExitDeviceError.
+std::optional<DeviceProfile> chooseTargetProfile(CompileBackend backend,
+                                                 llvm::StringRef selector,
                                                  llvm::StringRef profilePath);
 
 /// A program compiled for a device, the device open and the bundle's
@@ -141,6 +142,9 @@ struct CompileOptions {
   std::string entry;
   std::vector<std::string> argSpecs;
   EmitKind emit = EmitKind::None;
+  /// `--backend`: "opencl", "vulkan", "metal", or empty for what `emit`
+  /// implies.
+  std::string backend;
   /// With --emit bundle: the code it carries (docs/cli.md says the default).
   std::vector<TargetKind> targets;
   /// With --emit spirv, spirv-asm or msl: the one kernel to print (all when
@@ -160,8 +164,11 @@ int runCompile(const CompileOptions &options);
 struct RunOptions {
   std::string inputPath;
   std::string entry;
-  InputOptions inputs;
-  std::string outDir;
+  std::vector<std::string> argSpecs;
+  /// `--input`, `--in`, `--random`, `--seed`.
+  InputDataArguments inputs;
+  /// `--print`, `--checksum`, `--output`, `--output-dir`.
+  OutputArguments outputs;
   /// "opencl", "vulkan" or "reference".
   std::string backend;
   bool check = false;

@@ -2,6 +2,8 @@
 
 #include "Driver.h"
 
+#include "InputArgument.h"
+
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/Random.h"
 #include "tilec/Runtime/TensorSummary.h"
@@ -12,7 +14,8 @@ using namespace llvm;
 
 namespace tilec {
 
-int gatherInputs(const InputOptions &options, const ast::Function &function,
+int gatherInputs(ArrayRef<std::string> argSpecs,
+                 const InputDataArguments &given, const ast::Function &function,
                  std::vector<ArgBinding> &bindings,
                  StringMap<HostTensor> &data) {
   std::vector<ParamInfo> params = getParams(function);
@@ -22,32 +25,45 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
   };
 
   std::optional<StringMap<ArgBinding>> parsed =
-      parseArgBindings(options.argSpecs, function);
+      parseArgBindings(argSpecs, function);
   if (!parsed)
     return ExitUsageError;
   StringMap<ArgBinding> &argBindings = *parsed;
 
-  for (const std::string &spec : options.inputFiles) {
-    auto [name, path] = StringRef(spec).split('=');
-    if (name.empty() || path.empty()) {
-      reportError("invalid --in '" + spec + "' (expected NAME=FILE.npy)");
+  std::vector<Expected<InputArgument>> inputs;
+  for (const std::string &spec : given.inputs)
+    inputs.push_back(parseInputArgument(spec));
+  for (const std::string &spec : given.inputFiles)
+    inputs.push_back(parseInputFileArgument(spec));
+  for (Expected<InputArgument> &input : inputs) {
+    if (!input) {
+      reportError(input.error().message());
       return ExitUsageError;
     }
+    const std::string &name = input->name;
     if (!isParam(name)) {
-      reportError("--in names '" + name + "', which is not an input (inputs: " +
-                  listParams(params) + ")");
+      reportError("--input names '" + name +
+                  "', which is not an input (inputs: " + listParams(params) +
+                  ")");
       return ExitUsageError;
     }
-    std::string error;
-    std::optional<HostTensor> tensor = readNpy(path.str(), error);
+    if (data.count(name)) {
+      reportError("--input gives '" + name + "' twice");
+      return ExitUsageError;
+    }
+    std::optional<HostTensor> tensor = std::move(input->tensor);
     if (!tensor) {
-      reportError(error);
-      return ExitProgramError;
+      std::string error;
+      tensor = readNpy(input->npyPath, error);
+      if (!tensor) {
+        reportError(error);
+        return ExitProgramError;
+      }
     }
     auto arg = argBindings.find(name);
     if (arg != argBindings.end() && (arg->second.dtype != tensor->dtype() ||
                                      arg->second.shape != tensor->shape())) {
-      reportError("--in " + name + " holds " +
+      reportError("--input " + name + " is " +
                   formatTensorType(tensor->dtype(), tensor->shape()) +
                   " but --arg says " +
                   formatTensorType(arg->second.dtype, arg->second.shape));
@@ -59,14 +75,15 @@ int gatherInputs(const InputOptions &options, const ast::Function &function,
   for (const auto &[index, param] : llvm::enumerate(params)) {
     if (!data.count(param.name)) {
       auto arg = argBindings.find(param.name);
-      if (arg == argBindings.end() || !options.random) {
-        reportError("input '" + param.name + "' has no data: pass --in " +
-                    param.name + "=FILE.npy, or --arg " + param.name +
+      if (arg == argBindings.end() || !given.random) {
+        reportError("input '" + param.name + "' has no data: pass --input " +
+                    param.name + "=VALUES or --input " + param.name +
+                    "=@FILE.npy, or --arg " + param.name +
                     "=DTYPE[dims] with --random");
         return ExitUsageError;
       }
       data[param.name] = randomTensor(arg->second.dtype, arg->second.shape,
-                                      options.seed + index);
+                                      given.seed + index);
     }
     const HostTensor &tensor = data[param.name];
     bindings.push_back({param.name, tensor.dtype(), tensor.shape()});

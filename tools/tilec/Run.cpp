@@ -4,34 +4,13 @@
 
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Runtime/Compare.h"
-#include "tilec/Runtime/Npy.h"
-#include "tilec/Runtime/TensorSummary.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace tilec {
-
-/// Writes `tensor` to DIR/<name>.npy.
-static bool writeOutput(StringRef outDir, StringRef name,
-                        const HostTensor &tensor) {
-  if (std::error_code ec = sys::fs::create_directories(outDir)) {
-    reportError("cannot create '" + outDir + "': " + ec.message());
-    return false;
-  }
-  SmallString<256> path(outDir);
-  sys::path::append(path, name + ".npy");
-  std::string error;
-  if (!writeNpy(std::string(path), tensor, error)) {
-    reportError(error);
-    return false;
-  }
-  return true;
-}
 
 /// Compiles `program` for the chosen device of `backend` and runs it there
 /// on `data`; stores the outputs by name in `outputs`. Returns the exit
@@ -97,13 +76,22 @@ int runRun(const RunOptions &options) {
 
   std::vector<ArgBinding> bindings;
   StringMap<HostTensor> data;
-  if (int code =
-          gatherInputs(options.inputs, *source->function, bindings, data))
+  if (int code = gatherInputs(options.argSpecs, options.inputs,
+                              *source->function, bindings, data))
     return code;
   std::optional<Program> program =
       specialize(*source->function, bindings, source->sourceMgr);
   if (!program)
     return ExitProgramError;
+
+  std::vector<std::string> outputNames;
+  for (unsigned id : program->outputs)
+    outputNames.push_back(program->tensors[id].name);
+  if (Status status = checkOutputArguments(options.outputs, outputNames);
+      !status) {
+    reportError(status.error().message());
+    return ExitUsageError;
+  }
 
   std::vector<HostTensor> inputs;
   for (unsigned id : program->inputs)
@@ -123,12 +111,16 @@ int runRun(const RunOptions &options) {
           std::move((*results)[i]);
   }
 
-  for (unsigned id : program->outputs) {
-    const std::string &name = program->tensors[id].name;
-    const HostTensor &tensor = outputs[name];
-    outs() << formatOutputSummary(name, tensor) << "\n";
-    if (!options.outDir.empty() && !writeOutput(options.outDir, name, tensor))
-      return ExitProgramError;
+  std::vector<HostTensor> outputTensors;
+  for (const std::string &name : outputNames) {
+    outputTensors.push_back(outputs[name]);
+    outs() << describeOutput(options.outputs, name, outputTensors.back());
+  }
+  if (Status status =
+          writeOutputFiles(options.outputs, outputNames, outputTensors);
+      !status) {
+    reportError(status.error().message());
+    return ExitProgramError;
   }
   if (!options.check)
     return ExitSuccess;

@@ -2,195 +2,252 @@
 //
 // tilec compile FILE.tile --arg NAME=DTYPE[dims] ...
 //               [--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle]
-//               [--target opencl,spirv,msl] [--kernel NAME] [--explain]
-//               [-o OUT]
-// tilec run FILE.tile [--in NAME=FILE.npy | --arg ... --random] [--out DIR]
+//               [--backend opencl|vulkan|metal] [--target opencl,spirv,msl]
+//               [--kernel NAME] [--explain] [-o OUT]
+// tilec run FILE.tile [--input NAME=VALUES|NAME=@FILE.npy | --arg ...
+//                     --random] [--print] [--checksum]
+//                     [--output NAME=FILE.npy] [--output-dir DIR]
 //                     [--backend opencl|vulkan|reference] [--check]
 // tilec bench FILE.tile --arg NAME=DTYPE[dims] ... [--repeat N]
 //                       [--backend opencl|vulkan]
 // tilec devices [--json [--backend opencl|vulkan]]
 // compile, run, bench and devices take --device SEL and --profile FILE.
+// The options tile-run shares are declared in tools/common/CommandLine.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
 
-#include "llvm/Support/CommandLine.h"
+#include "CommandLine.h"
+
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 using namespace tilec;
 
-static cl::OptionCategory tilecCategory("tilec options");
+namespace {
 
-static cl::SubCommand compileCommand("compile",
-                                     "Compile a .tile function and print it");
-static cl::SubCommand
-    runCommand("run", "Run a .tile function on .npy or random inputs");
-static cl::SubCommand
-    benchCommand("bench", "Time a .tile function's kernels on a device");
-static cl::SubCommand
-    devicesCommand("devices",
-                   "List the OpenCL and Vulkan devices and their profiles");
+/// Every option of every subcommand; each subcommand reads its own.
+struct Arguments {
+  std::string inputPath, entry, device, profile;
+  std::vector<std::string> argSpecs;
+  // compile
+  std::string emit, compileBackend, kernel, outputPath = "-";
+  std::vector<std::string> targets;
+  bool explain = false, printLocations = false;
+  // run
+  InputDataArguments inputData;
+  OutputArguments outputs;
+  std::string formerOutDir, runBackend = "opencl";
+  bool check = false, memoryReport = false;
+  // bench and devices
+  std::string deviceBackend = "opencl";
+  unsigned repeat = 10;
+  bool json = false;
+};
 
-static cl::opt<std::string>
-    inputPath(cl::Positional, cl::Required, cl::desc("<file.tile>"),
-              cl::sub(compileCommand), cl::sub(runCommand),
-              cl::sub(benchCommand), cl::cat(tilecCategory));
-static cl::opt<std::string>
-    entry("entry", cl::desc("The function to use when the file holds several"),
-          cl::value_desc("name"), cl::sub(compileCommand), cl::sub(runCommand),
-          cl::sub(benchCommand), cl::cat(tilecCategory));
-static cl::list<std::string>
-    argSpecs("arg", cl::desc("Bind an input's dtype and shape"),
-             cl::value_desc("NAME=DTYPE[d0,d1,...]"), cl::sub(compileCommand),
-             cl::sub(runCommand), cl::sub(benchCommand),
-             cl::cat(tilecCategory));
-static cl::opt<std::string> device(
-    "device",
-    cl::desc("The device of the backend: an index or a substring of its "
-             "name (see tilec devices); default: the first GPU, else the "
-             "first CPU"),
-    cl::value_desc("SEL"), cl::sub(compileCommand), cl::sub(runCommand),
-    cl::sub(benchCommand), cl::sub(devicesCommand), cl::cat(tilecCategory));
-static cl::opt<std::string> profile(
-    "profile",
-    cl::desc("A JSON device profile that overrides the device's (or, "
-             "compiling on a machine without devices, describes the target)"),
-    cl::value_desc("FILE"), cl::sub(compileCommand), cl::sub(runCommand),
-    cl::sub(benchCommand), cl::sub(devicesCommand), cl::cat(tilecCategory));
+} // namespace
 
-static cl::opt<EmitKind> emit(
-    "emit", cl::desc("What to print"), cl::init(EmitKind::None),
-    cl::values(clEnumValN(EmitKind::Tile, "tile",
-                          "the specialised Tile program"),
-               clEnumValN(EmitKind::Mlir, "mlir", "the `tile` MLIR dialect"),
-               clEnumValN(EmitKind::OpenCL, "opencl",
-                          "the OpenCL C of the kernels, for the device"),
-               clEnumValN(EmitKind::Spirv, "spirv",
-                          "a kernel's Vulkan SPIR-V module (binary)"),
-               clEnumValN(EmitKind::SpirvAsm, "spirv-asm",
-                          "every kernel's Vulkan SPIR-V module (assembly)"),
-               clEnumValN(EmitKind::Msl, "msl",
-                          "the Metal Shading Language of every kernel"),
-               clEnumValN(EmitKind::Bundle, "bundle",
-                          "the kernel bundle that tile-run executes")),
-    cl::sub(compileCommand), cl::cat(tilecCategory));
-static cl::list<TargetKind> targets(
-    "target",
-    cl::desc("With --emit bundle, the code it carries (default: "
-             "opencl,spirv)"),
-    cl::CommaSeparated,
-    cl::values(clEnumValN(TargetKind::OpenCL, "opencl", "OpenCL C"),
-               clEnumValN(TargetKind::Spirv, "spirv", "SPIR-V for Vulkan"),
-               clEnumValN(TargetKind::Msl, "msl", "MSL for Metal")),
-    cl::sub(compileCommand), cl::cat(tilecCategory));
-static cl::opt<std::string> kernel(
-    "kernel",
-    cl::desc("With --emit spirv, spirv-asm or msl, the one kernel to print "
-             "(--emit spirv needs it for a program of several kernels)"),
-    cl::value_desc("name"), cl::sub(compileCommand), cl::cat(tilecCategory));
-static cl::opt<bool>
-    explain("explain",
-            cl::desc("Print each kernel's schedule for the device, and why"),
-            cl::sub(compileCommand), cl::cat(tilecCategory));
-static cl::opt<bool> printLocations(
-    "print-locations",
-    cl::desc("With --emit mlir, print each op's .tile source location"),
-    cl::sub(compileCommand), cl::cat(tilecCategory));
-static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
-                                       cl::value_desc("path"), cl::init("-"),
-                                       cl::sub(compileCommand),
-                                       cl::cat(tilecCategory));
+/// The .tile file, `--entry` and `--arg` of compile, run and bench.
+static void addProgramOptions(CLI::App &app, Arguments &arguments) {
+  app.add_option("FILE.tile", arguments.inputPath,
+                 "The .tile file (- for standard input)")
+      ->required();
+  app.add_option("--entry", arguments.entry,
+                 "The function to use when the file holds several")
+      ->type_name("NAME");
+  app.add_option("--arg", arguments.argSpecs,
+                 "Bind an input's dtype and shape (A=f32[64,32]; a scalar is "
+                 "S=f32[])")
+      ->type_name("NAME=DTYPE[d0,d1,...]")
+      ->allow_extra_args(false);
+}
 
-static cl::list<std::string> inputFiles("in", cl::desc("An input's data"),
-                                        cl::value_desc("NAME=FILE.npy"),
-                                        cl::sub(runCommand),
-                                        cl::cat(tilecCategory));
-static cl::opt<bool>
-    randomInputs("random",
-                 cl::desc("Fill inputs bound by --arg with random "
-                          "values"),
-                 cl::sub(runCommand), cl::cat(tilecCategory));
-static cl::opt<uint64_t>
-    seed("seed",
-         cl::desc("Seed of the random inputs (run: --random; bench: always)"),
-         cl::init(1), cl::sub(runCommand), cl::sub(benchCommand),
-         cl::cat(tilecCategory));
-static cl::opt<std::string>
-    outDir("out", cl::desc("Write every output to DIR/<output>.npy"),
-           cl::value_desc("DIR"), cl::sub(runCommand), cl::cat(tilecCategory));
-static cl::opt<std::string> backend(
-    "backend",
-    cl::desc("Where to run: an OpenCL or a Vulkan device, or (run only) the "
-             "reference interpreter"),
-    cl::value_desc("opencl|vulkan|reference"), cl::init("opencl"),
-    cl::sub(runCommand), cl::sub(benchCommand), cl::sub(devicesCommand),
-    cl::cat(tilecCategory));
-static cl::opt<bool>
-    check("check",
-          cl::desc("Compare every output with the reference interpreter"),
-          cl::sub(runCommand), cl::cat(tilecCategory));
-static cl::opt<bool>
-    memoryReport("memory-report",
-                 cl::desc("Print the most device memory the run held at once"),
-                 cl::sub(runCommand), cl::cat(tilecCategory));
+static void addCompileCommand(CLI::App &app, Arguments &arguments) {
+  CLI::App *compile =
+      app.add_subcommand("compile", "Compile a .tile function and print it");
+  addProgramOptions(*compile, arguments);
+  compile
+      ->add_option("--emit", arguments.emit,
+                   "What to print: the specialised Tile program, the `tile` "
+                   "MLIR dialect, the kernels' OpenCL C, a kernel's Vulkan "
+                   "SPIR-V module (binary) or every kernel's (assembly), "
+                   "their Metal Shading Language, or the kernel bundle that "
+                   "tile-run executes")
+      ->type_name("tile|mlir|opencl|spirv|spirv-asm|msl|bundle");
+  addDeviceOptions(*compile, arguments.compileBackend, "opencl|vulkan|metal",
+                   "The backend to compile for: its device's profile, and its "
+                   "code (default: what --emit implies; opencl for --emit "
+                   "bundle)",
+                   arguments.device, arguments.profile);
+  compile
+      ->add_option("--target", arguments.targets,
+                   "With --emit bundle, the code it carries (default: the "
+                   "--backend's, or opencl,spirv)")
+      ->type_name("opencl,spirv,msl")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  compile
+      ->add_option("--kernel", arguments.kernel,
+                   "With --emit spirv, spirv-asm or msl, the one kernel to "
+                   "print (--emit spirv needs it for a program of several "
+                   "kernels)")
+      ->type_name("NAME");
+  compile->add_flag("--explain", arguments.explain,
+                    "Print each kernel's schedule for the device, and why");
+  compile->add_flag("--print-locations", arguments.printLocations,
+                    "With --emit mlir, print each op's .tile source location");
+  compile->add_option("-o", arguments.outputPath, "The output file")
+      ->type_name("OUT");
+}
 
-static cl::opt<unsigned> repeat("repeat",
-                                cl::desc("Timed runs after the warm-up"),
-                                cl::init(10), cl::sub(benchCommand),
-                                cl::cat(tilecCategory));
+static void addRunCommand(CLI::App &app, Arguments &arguments) {
+  CLI::App *run = app.add_subcommand(
+      "run", "Run a .tile function on inline, .npy or random inputs");
+  addProgramOptions(*run, arguments);
+  addInputDataOptions(*run, arguments.inputData);
+  addOutputOptions(*run, arguments.outputs, arguments.formerOutDir);
+  addDeviceOptions(*run, arguments.runBackend, "opencl|vulkan|reference",
+                   "Where to run: an OpenCL or a Vulkan device, or the "
+                   "reference interpreter (default: opencl)",
+                   arguments.device, arguments.profile);
+  run->add_flag("--check", arguments.check,
+                "Compare every output with the reference interpreter");
+  addMemoryReportOption(*run, arguments.memoryReport);
+}
 
-static cl::opt<bool>
-    printJson("json",
-              cl::desc("Print the chosen device's profile as JSON (the form "
-                       "--profile reads)"),
-              cl::sub(devicesCommand), cl::cat(tilecCategory));
+static void addBenchCommand(CLI::App &app, Arguments &arguments) {
+  CLI::App *bench = app.add_subcommand(
+      "bench", "Time a .tile function's kernels on a device");
+  addProgramOptions(*bench, arguments);
+  bench
+      ->add_option("--seed", arguments.inputData.seed,
+                   "The seed of the random inputs (default 1)")
+      ->type_name("N");
+  bench
+      ->add_option("--repeat", arguments.repeat,
+                   "Timed runs after the warm-up (default 10)")
+      ->type_name("N");
+  addDeviceOptions(*bench, arguments.deviceBackend, "opencl|vulkan",
+                   "The backend of the device (default: opencl)",
+                   arguments.device, arguments.profile);
+}
+
+static void addDevicesCommand(CLI::App &app, Arguments &arguments) {
+  CLI::App *devices = app.add_subcommand(
+      "devices", "List the OpenCL and Vulkan devices and their profiles");
+  devices->add_flag("--json", arguments.json,
+                    "Print the chosen device's profile as JSON (the form "
+                    "--profile reads)");
+  addDeviceOptions(*devices, arguments.deviceBackend, "opencl|vulkan",
+                   "With --json, the backend of the device (default: opencl)",
+                   arguments.device, arguments.profile);
+}
+
+/// `--emit`'s value as an EmitKind; reports an unknown one.
+static std::optional<EmitKind> parseEmit(StringRef name) {
+  if (name.empty())
+    return EmitKind::None;
+  std::optional<EmitKind> kind = StringSwitch<std::optional<EmitKind>>(name)
+                                     .Case("tile", EmitKind::Tile)
+                                     .Case("mlir", EmitKind::Mlir)
+                                     .Case("opencl", EmitKind::OpenCL)
+                                     .Case("spirv", EmitKind::Spirv)
+                                     .Case("spirv-asm", EmitKind::SpirvAsm)
+                                     .Case("msl", EmitKind::Msl)
+                                     .Case("bundle", EmitKind::Bundle)
+                                     .Default(std::nullopt);
+  if (!kind)
+    reportError("unknown --emit '" + name +
+                "' (available: tile, mlir, opencl, spirv, spirv-asm, msl, "
+                "bundle)");
+  return kind;
+}
+
+/// `--target`'s values as TargetKinds; reports an unknown one.
+static std::optional<std::vector<TargetKind>>
+parseTargets(ArrayRef<std::string> names) {
+  std::vector<TargetKind> targets;
+  for (StringRef name : names) {
+    std::optional<TargetKind> target =
+        StringSwitch<std::optional<TargetKind>>(name)
+            .Case("opencl", TargetKind::OpenCL)
+            .Case("spirv", TargetKind::Spirv)
+            .Case("msl", TargetKind::Msl)
+            .Default(std::nullopt);
+    if (!target) {
+      reportError("unknown --target '" + name +
+                  "' (available: opencl, spirv, msl)");
+      return std::nullopt;
+    }
+    targets.push_back(*target);
+  }
+  return targets;
+}
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
-  for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &compileCommand,
-                              &runCommand, &benchCommand, &devicesCommand})
-    cl::HideUnrelatedOptions(tilecCategory, *sub);
-  cl::SetVersionPrinter(
-      [](raw_ostream &os) { os << "tilec " << TILEC_VERSION << "\n"; });
+  CLI::App app("tilec: compiles Tile tensor programs to GPU kernels\n\n"
+               "  tilec compile FILE.tile --arg A=f32[64,32] ... --emit "
+               "tile|mlir|opencl|spirv|spirv-asm|msl|bundle\n"
+               "  tilec run FILE.tile --input A=2x3xf32=1,2,3,4,5,6 --input "
+               "B=@b.npy ... [--print]\n"
+               "                     [--output C=c.npy] [--output-dir DIR] "
+               "[--check]\n"
+               "  tilec run FILE.tile --arg A=f32[64,32] ... --random "
+               "[--backend vulkan]\n"
+               "  tilec bench FILE.tile --arg A=f32[64,32] ... [--repeat N]\n"
+               "  tilec devices\n\n"
+               "  `tilec SUBCOMMAND --help` lists a subcommand's options.",
+               "tilec");
+  app.set_version_flag("--version", std::string("tilec ") + TILEC_VERSION);
+  app.footer(kExitStatusHelp);
+  Arguments arguments;
+  addCompileCommand(app, arguments);
+  addRunCommand(app, arguments);
+  addBenchCommand(app, arguments);
+  addDevicesCommand(app, arguments);
+  int exitCode = ExitSuccess;
+  if (!parseCommandLine(app, argc, argv, "tilec", exitCode))
+    return exitCode;
 
-  if (!cl::ParseCommandLineOptions(
-          argc, argv,
-          "tilec: compiles Tile tensor programs to GPU kernels\n\n"
-          "  tilec compile FILE.tile --arg A=f32[64,32] ... "
-          "--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle\n"
-          "  tilec run FILE.tile --in A=a.npy ... [--out DIR] [--check]\n"
-          "  tilec run FILE.tile --arg A=f32[64,32] ... --random "
-          "[--backend vulkan]\n"
-          "  tilec bench FILE.tile --arg A=f32[64,32] ... [--repeat N]\n"
-          "  tilec devices\n\n"
-          "  `tilec SUBCOMMAND --help` lists a subcommand's options.\n",
-          &errs()))
-    return ExitUsageError;
-
-  if (compileCommand) {
-    CompileOptions options{inputPath,  entry,  argSpecs,       emit,
-                           targets,    kernel, printLocations, explain,
-                           outputPath, device, profile};
+  if (app.got_subcommand("compile")) {
+    std::optional<EmitKind> emit = parseEmit(arguments.emit);
+    std::optional<std::vector<TargetKind>> targets =
+        emit ? parseTargets(arguments.targets) : std::nullopt;
+    if (!targets)
+      return ExitUsageError;
+    CompileOptions options{arguments.inputPath,      arguments.entry,
+                           arguments.argSpecs,       *emit,
+                           arguments.compileBackend, *targets,
+                           arguments.kernel,         arguments.printLocations,
+                           arguments.explain,        arguments.outputPath,
+                           arguments.device,         arguments.profile};
     return runCompile(options);
   }
-  if (runCommand) {
-    InputOptions inputs{argSpecs, inputFiles, randomInputs, seed};
-    RunOptions options{inputPath, entry,  inputs,  outDir,      backend,
-                       check,     device, profile, memoryReport};
+  if (app.got_subcommand("run")) {
+    if (!checkFormerOutDir(*app.get_subcommand("run"), "tilec"))
+      return ExitUsageError;
+    RunOptions options{arguments.inputPath, arguments.entry,
+                       arguments.argSpecs,  arguments.inputData,
+                       arguments.outputs,   arguments.runBackend,
+                       arguments.check,     arguments.device,
+                       arguments.profile,   arguments.memoryReport};
     return runRun(options);
   }
-  if (benchCommand) {
-    BenchOptions options{inputPath, entry,   argSpecs, seed,
-                         repeat,    backend, device,   profile};
+  if (app.got_subcommand("bench")) {
+    BenchOptions options{arguments.inputPath, arguments.entry,
+                         arguments.argSpecs,  arguments.inputData.seed,
+                         arguments.repeat,    arguments.deviceBackend,
+                         arguments.device,    arguments.profile};
     return runBench(options);
   }
-  if (devicesCommand) {
-    DevicesOptions options{backend, device, profile, printJson};
+  if (app.got_subcommand("devices")) {
+    DevicesOptions options{arguments.deviceBackend, arguments.device,
+                           arguments.profile, arguments.json};
     return runDevices(options);
   }
-  errs() << "tilec: no subcommand (see tilec --help)\n";
+  reportError("no subcommand (see tilec --help)");
   return ExitUsageError;
 }

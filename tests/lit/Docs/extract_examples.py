@@ -4,7 +4,7 @@ usage: extract_examples.py FILE.md WORKDIR
 
 Every ```-fenced block that contains `function` is a Tile example. It must
 carry one or more `// run: ARGS` lines; each runs `tilec run EXAMPLE --random
-ARGS --out DIR`, which must succeed and produce outputs that are not all zero
+ARGS --output-dir DIR`, which must succeed and produce outputs that are not all zero
 (an all-zero result usually means a contraction that selects no tuple). A
 block with several functions needs a run line with `--entry NAME` for each.
 
@@ -162,7 +162,7 @@ def check_against_numpy(tilec, path, entry, reference, bindings, workdir,
                         rng):
     inputs = make_inputs(bindings, os.path.join(workdir, "in"), rng)
     out_dir = os.path.join(workdir, "numpy-out")
-    args = [path, "--out", out_dir]
+    args = [path, "--output-dir", out_dir]
     if entry:
         args += ["--entry", entry]
     for name in bindings:
@@ -208,7 +208,7 @@ def run_once(tilec, path, function, entry, bindings, args, run_dir, rng):
     """Runs one run line on random inputs, then, if `function` has a NumPy
     reference, on NumPy-made inputs. Returns whether it was compared."""
     out_dir = os.path.join(run_dir, "random-out")
-    run_tilec(tilec, [path, "--random", "--out", out_dir] + args)
+    run_tilec(tilec, [path, "--random", "--output-dir", out_dir] + args)
     outputs = load_outputs(out_dir)
     if not outputs:
         raise ExampleError("tilec wrote no outputs")
