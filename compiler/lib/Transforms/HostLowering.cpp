@@ -207,6 +207,8 @@ private:
   /// The position of each piece's first element in its tensor.
   llvm::DenseMap<Value, int64_t> pieceOffsets;
   SmallVector<Value> outputArgs;
+  /// The host function's index constants, one per value.
+  llvm::DenseMap<int64_t, Value> hostConstants;
   /// Launches go before the host function's return.
   Operation *hostInsertion = nullptr;
 };
@@ -982,8 +984,11 @@ LogicalResult HostLowering::emitKernel(
 
   // The launch, in the host function.
   builder.setInsertionPoint(hostInsertion);
-  auto constant = [&](int64_t value) -> Value {
-    return builder.create<arith::ConstantIndexOp>(info.loc, value);
+  auto constant = [&](int64_t value) {
+    Value &shared = hostConstants[value];
+    if (!shared)
+      shared = builder.create<arith::ConstantIndexOp>(info.loc, value);
+    return shared;
   };
   gpu::KernelDim3 grid{constant(schedule.numGroups[0]),
                        constant(schedule.numGroups[1]),
@@ -1307,11 +1312,18 @@ LogicalResult HostLowering::run() {
   function.erase();
 
   // The emitters build index arithmetic locally; share what repeats and
-  // drop what folding left unused.
+  // drop what folding left unused. Only in the kernels: CSE and DCE would
+  // erase a split tensor's whole allocation, which no launch takes but its
+  // pieces name. The host drops the allocations nothing takes (the
+  // temporary of a kernel without work, the pieces of an unused input).
   IRRewriter rewriter(context);
-  DominanceInfo dominance(module);
-  eliminateCommonSubExpressions(rewriter, dominance, module);
-  (void)runRegionDCE(rewriter, module->getRegions());
+  DominanceInfo dominance(kernels);
+  eliminateCommonSubExpressions(rewriter, dominance, kernels);
+  (void)runRegionDCE(rewriter, kernels->getRegions());
+  for (Operation &op : llvm::make_early_inc_range(host.getBody().front()))
+    if (isa<memref::AllocOp>(op) && op.use_empty() &&
+        !hostPieces.count(op.getResult(0)))
+      op.erase();
   return success();
 }
 
