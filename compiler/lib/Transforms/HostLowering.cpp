@@ -511,8 +511,8 @@ LogicalResult HostLowering::analyse() {
           contract.getCombination() == tile::CombinationKind::None ? 1 : 2;
       info.flops = info.tuples.tuples * perTuple;
     } else {
-      info.schedule =
-          schedulePerElement(elements, 16 + int64_t(group.ops.size()), profile);
+      info.schedule = schedulePerElement(
+          elements, estimateElementwiseRegisters(group.ops.size()), profile);
     }
     info.flops += double(elements) * ewOps;
     if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))
@@ -1198,6 +1198,8 @@ void HostLowering::printExplanation(const KernelInfo &info,
     break;
   }
   os << " over " << group.type << "\n";
+  if (!group.splitReason.empty())
+    os << "  fusion: " << group.splitReason << "\n";
   if (!chunkNote.empty())
     os << "  split: " << chunkNote << "\n";
   const char *kind = getScheduleName(s.kind);
