@@ -55,6 +55,13 @@ struct PieceLayout {
   }
 };
 
+/// The most pieces a tensor is stored as. Each piece is a buffer of the
+/// bundle and each chunk of rows a launch, so the compiler's work and the
+/// bundle grow with the pieces: a bound on them keeps both independent of
+/// a tensor's size, and refuses a tensor so much larger than the device
+/// that streaming it would take thousands of transfers.
+constexpr int64_t kMaxPieces = 1024;
+
 /// One buffer a kernel reads or writes, through the shape it is used with.
 struct BufferAccess {
   /// The tile value accessed (a reshape's result is accessed with its own
@@ -542,11 +549,23 @@ LogicalResult HostLowering::checkMemory() {
   for (Value value : tensors) {
     std::optional<PieceLayout> layout =
         getPieceLayout(cast<RankedTensorType>(value.getType()), value);
-    if (layout && layout->rowsPerPiece == 0) {
-      Location loc = isa<BlockArgument>(value)
-                         ? value.getLoc()
-                         : value.getDefiningOp()->getLoc();
-      std::string name = getTensorName(loc).value_or("a temporary");
+    if (!layout)
+      continue;
+    Location loc = isa<BlockArgument>(value) ? value.getLoc()
+                                             : value.getDefiningOp()->getLoc();
+    std::string name = getTensorName(loc).value_or("a temporary");
+    if (layout->rowsPerPiece > 0 && layout->getNumPieces() > kMaxPieces)
+      return emitError(loc)
+             << "tensor '" << name << "' is too large: it needs "
+             << getBufferBytes(value) << " bytes; device '" << profile.name
+             << "' has " << profile.globalMemBytes
+             << " bytes of memory and takes at most " << profile.maxAllocBytes
+             << " bytes per buffer, so the tensor would stream through it as "
+             << layout->getNumPieces() << " pieces of "
+             << layout->getPieceBytes() << " bytes, more than the limit of "
+             << kMaxPieces << " pieces per tensor ("
+             << uint64_t(kMaxPieces) * layout->getPieceBytes() << " bytes)";
+    if (layout->rowsPerPiece == 0)
       return emitError(loc)
              << "tensor '" << name << "' needs " << getBufferBytes(value)
              << " bytes, more than the largest buffer device '" << profile.name
@@ -554,7 +573,6 @@ LogicalResult HostLowering::checkMemory() {
              << " bytes), and cannot be split: one row of its outermost "
                 "dimension alone needs "
              << layout->rowElements * layout->elementBytes << " bytes";
-    }
   }
   return success();
 }
@@ -677,6 +695,13 @@ LogicalResult HostLowering::planToFitMemory() {
         continue;
       }
       int64_t halved = int64_t(llvm::bit_floor(uint64_t(rows - 1)));
+      int64_t totalRows = type.getRank() ? type.getDimSize(0) : 1;
+      if (llvm::divideCeil(totalRows, halved) > kMaxPieces) {
+        unsplittable.push_back("'" + name + "' (smaller pieces would pass " +
+                               "the limit of " + std::to_string(kMaxPieces) +
+                               " pieces per tensor)");
+        continue;
+      }
       if (std::optional<std::string> why = whyNotSplittable(value, halved)) {
         unsplittable.push_back("'" + name + "' (" + *why + ")");
         continue;
