@@ -134,8 +134,9 @@ TEST(PipelineTest, InvalidKernelIRIsAnInternalError) {
 }
 
 TEST(PipelineTest, InconsistentKernelIRIsAnInternalError) {
-  // Valid IR that the bundle reader refuses: a host argument without its
-  // tile.kind. No statement location there: the error has none either.
+  // Valid IR that the bundle reader refuses (as it refused a split
+  // temporary's pieces once): a host argument without its tile.kind. The
+  // error is at the function, line 1.
   PipelineHooks hooks;
   hooks.afterLowering = [](mlir::ModuleOp module) {
     for (auto host : module.getOps<mlir::func::FuncOp>())
@@ -150,6 +151,7 @@ TEST(PipelineTest, InconsistentKernelIRIsAnInternalError) {
             0u)
       << reported.front().message;
   EXPECT_EQ(reported.front().message.find("tile.kind"), std::string::npos);
+  EXPECT_EQ(reported.front().line, 1);
 }
 
 } // namespace
