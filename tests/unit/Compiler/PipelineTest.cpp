@@ -69,9 +69,8 @@ std::vector<Reported> compile(const PipelineHooks &hooks, bool &compiled,
   EXPECT_TRUE(program.has_value());
   if (!program)
     return reported;
-  compiled =
-      compileProgram(*program, makeProfile(), sourceMgr, targets, hooks)
-          .has_value();
+  compiled = compileProgram(*program, makeProfile(), sourceMgr, targets, hooks)
+                 .has_value();
   return reported;
 }
 
@@ -99,8 +98,7 @@ void expectInternalError(const std::vector<Reported> &reported,
       << error.message;
   EXPECT_NE(error.message.find("please report it"), std::string::npos)
       << error.message;
-  EXPECT_EQ(error.message.find("dominate"), std::string::npos)
-      << error.message;
+  EXPECT_EQ(error.message.find("dominate"), std::string::npos) << error.message;
   EXPECT_EQ(error.line, 2);
 }
 
