@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -72,9 +73,38 @@ static void reportThroughSourceMgr(Diagnostic &diag,
                            llvm::SourceMgr::DK_Note, note.str());
 }
 
+/// Runs `stage`, a step that only sees IR the compiler produced, so that
+/// any error it reports is a compiler bug: the diagnostics it emits (a
+/// verifier's text, which means nothing to a user) are replaced by one
+/// internal error at the first source location among them.
+static LogicalResult
+runInternalStage(MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                 StringRef what, llvm::function_ref<LogicalResult()> stage) {
+  std::optional<Location> errorLoc;
+  LogicalResult result = success();
+  {
+    ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error && !errorLoc)
+        errorLoc = diag.getLocation();
+      return success();
+    });
+    result = stage();
+  }
+  if (succeeded(result) && !errorLoc)
+    return success();
+  llvm::SMLoc at =
+      errorLoc ? findSourceLoc(*errorLoc, sourceMgr) : llvm::SMLoc();
+  sourceMgr.PrintMessage(at, llvm::SourceMgr::DK_Error,
+                         "internal error: " + what +
+                             " failed; this is a bug in tilec, please report "
+                             "it with the program and the command line");
+  return failure();
+}
+
 /// Fills each kernel's SPIR-V module and, when asked, its MSL, from the
 /// kernel IR's gpu.module. Errors are reported at the kernels.
-static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle) {
+static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle,
+                                    llvm::SourceMgr &sourceMgr) {
   auto kernelModules = module.getOps<gpu::GPUModuleOp>();
   if (llvm::range_size(kernelModules) != 1)
     return module.emitError("expected one gpu.module in the kernel IR");
@@ -83,8 +113,13 @@ static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle) {
     auto func = kernels.lookupSymbol<gpu::GPUFuncOp>(kernel.name);
     if (!func)
       return kernels.emitError("no kernel named '") << kernel.name << "'";
-    FailureOr<std::vector<uint32_t>> words = translateToSPIRV(func);
-    if (failed(words))
+    FailureOr<std::vector<uint32_t>> words = failure();
+    if (failed(runInternalStage(
+            *module.getContext(), sourceMgr,
+            "the SPIR-V conversion of kernel '" + kernel.name + "'", [&] {
+              words = translateToSPIRV(func);
+              return LogicalResult(words);
+            })))
       return failure();
     kernel.spirv = std::move(*words);
     if (!msl)
@@ -100,7 +135,8 @@ static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle) {
 std::optional<Bundle> compileProgram(const Program &program,
                                      const DeviceProfile &profile,
                                      llvm::SourceMgr &sourceMgr,
-                                     const CompileTargets &targets) {
+                                     const CompileTargets &targets,
+                                     const PipelineHooks &hooks) {
   // No thread pool: the pipeline's passes run on one module, so a pool
   // would only cost its threads, once per compile (the JIT runs many
   // compiles at once, each on its caller's thread).
@@ -115,23 +151,38 @@ std::optional<Bundle> compileProgram(const Program &program,
   });
 
   OwningOpRef<ModuleOp> module = emitTileModule(context, program, sourceMgr);
-  if (!module || failed(module->verify()))
+  if (!module)
+    return std::nullopt;
+  auto verifyModule = [&](StringRef what) {
+    return runInternalStage(context, sourceMgr, what,
+                            [&] { return verify(*module); });
+  };
+  if (hooks.afterTileModule)
+    hooks.afterTileModule(*module);
+  if (failed(verifyModule("verifying the `tile` module")))
     return std::nullopt;
 
   std::string explanation;
   llvm::raw_string_ostream explain(explanation);
   if (failed(lowerToKernels(*module, profile, &explain)))
     return std::nullopt;
+  if (hooks.afterLowering)
+    hooks.afterLowering(*module);
+  if (failed(verifyModule("verifying the kernel IR")))
+    return std::nullopt;
 
-  std::optional<Bundle> bundle = extractBundle(*module, "tilec " TILEC_VERSION);
-  if (!bundle)
+  std::optional<Bundle> bundle;
+  if (failed(runInternalStage(context, sourceMgr, "extracting the bundle", [&] {
+        bundle = extractBundle(*module, "tilec " TILEC_VERSION);
+        return success(bundle.has_value());
+      })))
     return std::nullopt;
   bundle->explanation = std::move(explanation);
   if (!targets.openCL)
     bundle->openclSource.clear();
   // Only when asked: an OpenCL user does not pay for the SPIR-V conversion.
   if ((targets.spirv || targets.msl) &&
-      failed(addSPIRVAndMSL(*module, targets.msl, *bundle)))
+      failed(addSPIRVAndMSL(*module, targets.msl, *bundle, sourceMgr)))
     return std::nullopt;
   return bundle;
 }

@@ -55,6 +55,13 @@ struct PieceLayout {
   }
 };
 
+/// The most pieces a tensor is stored as. Each piece is a buffer of the
+/// bundle and each chunk of rows a launch, so the compiler's work and the
+/// bundle grow with the pieces: a bound on them keeps both independent of
+/// a tensor's size, and refuses a tensor so much larger than the device
+/// that streaming it would take thousands of transfers.
+constexpr int64_t kMaxPieces = 1024;
+
 /// One buffer a kernel reads or writes, through the shape it is used with.
 struct BufferAccess {
   /// The tile value accessed (a reshape's result is accessed with its own
@@ -207,6 +214,8 @@ private:
   /// The position of each piece's first element in its tensor.
   llvm::DenseMap<Value, int64_t> pieceOffsets;
   SmallVector<Value> outputArgs;
+  /// The host function's index constants, one per value.
+  llvm::DenseMap<int64_t, Value> hostConstants;
   /// Launches go before the host function's return.
   Operation *hostInsertion = nullptr;
 };
@@ -509,8 +518,8 @@ LogicalResult HostLowering::analyse() {
           contract.getCombination() == tile::CombinationKind::None ? 1 : 2;
       info.flops = info.tuples.tuples * perTuple;
     } else {
-      info.schedule =
-          schedulePerElement(elements, 16 + int64_t(group.ops.size()), profile);
+      info.schedule = schedulePerElement(
+          elements, estimateElementwiseRegisters(group.ops.size()), profile);
     }
     info.flops += double(elements) * ewOps;
     if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))
@@ -540,11 +549,23 @@ LogicalResult HostLowering::checkMemory() {
   for (Value value : tensors) {
     std::optional<PieceLayout> layout =
         getPieceLayout(cast<RankedTensorType>(value.getType()), value);
-    if (layout && layout->rowsPerPiece == 0) {
-      Location loc = isa<BlockArgument>(value)
-                         ? value.getLoc()
-                         : value.getDefiningOp()->getLoc();
-      std::string name = getTensorName(loc).value_or("a temporary");
+    if (!layout)
+      continue;
+    Location loc = isa<BlockArgument>(value) ? value.getLoc()
+                                             : value.getDefiningOp()->getLoc();
+    std::string name = getTensorName(loc).value_or("a temporary");
+    if (layout->rowsPerPiece > 0 && layout->getNumPieces() > kMaxPieces)
+      return emitError(loc)
+             << "tensor '" << name << "' is too large: it needs "
+             << getBufferBytes(value) << " bytes; device '" << profile.name
+             << "' has " << profile.globalMemBytes
+             << " bytes of memory and takes at most " << profile.maxAllocBytes
+             << " bytes per buffer, so the tensor would stream through it as "
+             << layout->getNumPieces() << " pieces of "
+             << layout->getPieceBytes() << " bytes, more than the limit of "
+             << kMaxPieces << " pieces per tensor ("
+             << uint64_t(kMaxPieces) * layout->getPieceBytes() << " bytes)";
+    if (layout->rowsPerPiece == 0)
       return emitError(loc)
              << "tensor '" << name << "' needs " << getBufferBytes(value)
              << " bytes, more than the largest buffer device '" << profile.name
@@ -552,7 +573,6 @@ LogicalResult HostLowering::checkMemory() {
              << " bytes), and cannot be split: one row of its outermost "
                 "dimension alone needs "
              << layout->rowElements * layout->elementBytes << " bytes";
-    }
   }
   return success();
 }
@@ -675,6 +695,13 @@ LogicalResult HostLowering::planToFitMemory() {
         continue;
       }
       int64_t halved = int64_t(llvm::bit_floor(uint64_t(rows - 1)));
+      int64_t totalRows = type.getRank() ? type.getDimSize(0) : 1;
+      if (llvm::divideCeil(totalRows, halved) > kMaxPieces) {
+        unsplittable.push_back("'" + name + "' (smaller pieces would pass " +
+                               "the limit of " + std::to_string(kMaxPieces) +
+                               " pieces per tensor)");
+        continue;
+      }
       if (std::optional<std::string> why = whyNotSplittable(value, halved)) {
         unsplittable.push_back("'" + name + "' (" + *why + ")");
         continue;
@@ -982,8 +1009,11 @@ LogicalResult HostLowering::emitKernel(
 
   // The launch, in the host function.
   builder.setInsertionPoint(hostInsertion);
-  auto constant = [&](int64_t value) -> Value {
-    return builder.create<arith::ConstantIndexOp>(info.loc, value);
+  auto constant = [&](int64_t value) {
+    Value &shared = hostConstants[value];
+    if (!shared)
+      shared = builder.create<arith::ConstantIndexOp>(info.loc, value);
+    return shared;
   };
   gpu::KernelDim3 grid{constant(schedule.numGroups[0]),
                        constant(schedule.numGroups[1]),
@@ -1193,6 +1223,8 @@ void HostLowering::printExplanation(const KernelInfo &info,
     break;
   }
   os << " over " << group.type << "\n";
+  if (!group.splitReason.empty())
+    os << "  fusion: " << group.splitReason << "\n";
   if (!chunkNote.empty())
     os << "  split: " << chunkNote << "\n";
   const char *kind = getScheduleName(s.kind);
@@ -1307,11 +1339,18 @@ LogicalResult HostLowering::run() {
   function.erase();
 
   // The emitters build index arithmetic locally; share what repeats and
-  // drop what folding left unused.
+  // drop what folding left unused. Only in the kernels: CSE and DCE would
+  // erase a split tensor's whole allocation, which no launch takes but its
+  // pieces name. The host drops the allocations nothing takes (the
+  // temporary of a kernel without work, the pieces of an unused input).
   IRRewriter rewriter(context);
-  DominanceInfo dominance(module);
-  eliminateCommonSubExpressions(rewriter, dominance, module);
-  (void)runRegionDCE(rewriter, module->getRegions());
+  DominanceInfo dominance(kernels);
+  eliminateCommonSubExpressions(rewriter, dominance, kernels);
+  (void)runRegionDCE(rewriter, kernels->getRegions());
+  for (Operation &op : llvm::make_early_inc_range(host.getBody().front()))
+    if (isa<memref::AllocOp>(op) && op.use_empty() &&
+        !hostPieces.count(op.getResult(0)))
+      op.erase();
   return success();
 }
 

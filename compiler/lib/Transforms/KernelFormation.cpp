@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelFormation.h"
+#include "Schedule.h"
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
@@ -40,6 +41,9 @@ private:
   int getProducerGroup(Value value);
   /// True when `op` may join group `group` given its other operands.
   bool canJoin(Operation *op, unsigned group);
+  /// True when group `group` can take no more ops within the register
+  /// budget.
+  bool isFull(unsigned group);
   void addToGroup(Operation *op, unsigned group);
   unsigned startGroup(Operation *op, KernelKind kind);
   /// Generators need a buffer when something reads them as a whole tensor.
@@ -77,6 +81,12 @@ bool Former::canJoin(Operation *op, unsigned group) {
       return false;
   }
   return true;
+}
+
+bool Former::isFull(unsigned group) {
+  const KernelGroup &target = plan.groups[group];
+  return target.kind == KernelKind::Elementwise &&
+         estimateElementwiseRegisters(target.ops.size() + 1) > kRegisterBudget;
 }
 
 void Former::addToGroup(Operation *op, unsigned group) {
@@ -150,7 +160,7 @@ KernelPlan Former::run() {
     }
     // Join the latest producer's group that admits the op: that keeps the
     // longest chain in one kernel.
-    std::optional<unsigned> target;
+    std::optional<unsigned> target, full;
     for (Value operand : op.getOperands()) {
       auto it = plan.groupOf.find(operand);
       if (it == plan.groupOf.end() || (target && *target >= it->second))
@@ -158,13 +168,26 @@ KernelPlan Former::run() {
       if (cast<RankedTensorType>(operand.getType()).getShape() !=
           cast<RankedTensorType>(op.getResult(0).getType()).getShape())
         continue;
-      if (canJoin(&op, it->second))
+      if (!canJoin(&op, it->second))
+        continue;
+      if (isFull(it->second))
+        full = it->second;
+      else
         target = it->second;
     }
-    if (target)
+    if (target) {
       addToGroup(&op, *target);
-    else
-      startGroup(&op, KernelKind::Elementwise);
+      continue;
+    }
+    unsigned group = startGroup(&op, KernelKind::Elementwise);
+    if (full)
+      plan.groups[group].splitReason =
+          "a new kernel: the op would fuse into kernel k" +
+          std::to_string(*full) + ", which already has " +
+          std::to_string(plan.groups[*full].ops.size()) +
+          " ops, the most whose estimated registers (16 + 1 per op) stay "
+          "within the budget of " +
+          std::to_string(kRegisterBudget);
   }
   markStoredValues(cast<func::ReturnOp>(body.getTerminator()));
   return std::move(plan);

@@ -13,6 +13,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <string>
 #include <vector>
 
 namespace tilec {
@@ -41,6 +42,9 @@ struct KernelGroup {
   /// Copy groups: the value copied and the output it goes to.
   mlir::Value copySource;
   unsigned copyOutput = 0;
+  /// Why an op that could have joined an earlier group started this one
+  /// instead (that group was full), for --explain; empty otherwise.
+  std::string splitReason;
 };
 
 struct KernelPlan {
@@ -52,6 +56,12 @@ struct KernelPlan {
   /// argument (false: a Copy group fills the output).
   llvm::SmallVector<bool> outputIsOwned;
 };
+
+/// The 32-bit registers per work-item estimated for an elementwise kernel
+/// of `numOps` ops (docs/scheduler.md): fusion keeps it within the budget.
+inline int64_t estimateElementwiseRegisters(size_t numOps) {
+  return 16 + static_cast<int64_t>(numOps);
+}
 
 /// True for ops that read no buffer and are recomputed wherever an
 /// elementwise consumer needs them: tile.constant, tile.index, tile.shape.
@@ -66,7 +76,10 @@ bool isElementwise(mlir::Operation *op);
 /// its operands' producers when it has that producer's shape and the
 /// group's shape, and every other operand is available before the group
 /// runs; a tile.contract starts a group; a tile.reshape aliases its source.
-/// A value is stored when it is returned or used outside its group.
+/// A value is stored when it is returned or used outside its group. An
+/// elementwise group takes no more ops than the register budget allows:
+/// the op that would exceed it starts a new group (its operand from the
+/// full group is stored as a temporary).
 KernelPlan formKernels(mlir::func::FuncOp function);
 
 } // namespace lowering

@@ -14,11 +14,16 @@
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Sema/Program.h"
 
+#include <functional>
 #include <optional>
 
 namespace llvm {
 class SourceMgr;
 } // namespace llvm
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
 
 namespace tilec {
 
@@ -30,14 +35,29 @@ struct CompileTargets {
   bool msl = false;
 };
 
+/// Callbacks that run on the module between the pipeline's stages, for
+/// tests: one that corrupts the module shows how the pipeline reports a bug
+/// of its own. Empty ones do nothing.
+struct PipelineHooks {
+  /// After the `tile` module is emitted, before it is verified.
+  std::function<void(mlir::ModuleOp)> afterTileModule;
+  /// After lowering to the kernel IR, before it is verified.
+  std::function<void(mlir::ModuleOp)> afterLowering;
+};
+
 /// Compiles `program` for a device described by `profile`, printing the code
 /// of every target in `targets`. Errors (a kernel
 /// that cannot fit the device, index arithmetic that overflows) are reported
 /// through `sourceMgr` at the statement's location; returns nullopt then.
+/// Invalid IR or a failure in a step that only sees the compiler's own IR
+/// (verification, bundle extraction, SPIR-V conversion) is a compiler bug:
+/// one "internal error" at the source location the failing op carries,
+/// asking for a report, never the verifier's text.
 std::optional<Bundle> compileProgram(const Program &program,
                                      const DeviceProfile &profile,
                                      llvm::SourceMgr &sourceMgr,
-                                     const CompileTargets &targets = {});
+                                     const CompileTargets &targets = {},
+                                     const PipelineHooks &hooks = {});
 
 } // namespace tilec
 
