@@ -72,9 +72,12 @@ static void reportThroughSourceMgr(Diagnostic &diag,
                            llvm::SourceMgr::DK_Note, note.str());
 }
 
-/// Fills each kernel's SPIR-V module and, when asked, its MSL, from the
-/// kernel IR's gpu.module. Errors are reported at the kernels.
-static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle) {
+/// Fills each kernel's SPIR-V module for `profile`'s device and, when asked,
+/// its MSL, from the kernel IR's gpu.module. Errors are reported at the
+/// kernels.
+static LogicalResult addSPIRVAndMSL(ModuleOp module,
+                                    const DeviceProfile &profile, bool msl,
+                                    Bundle &bundle) {
   auto kernelModules = module.getOps<gpu::GPUModuleOp>();
   if (llvm::range_size(kernelModules) != 1)
     return module.emitError("expected one gpu.module in the kernel IR");
@@ -83,7 +86,8 @@ static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle) {
     auto func = kernels.lookupSymbol<gpu::GPUFuncOp>(kernel.name);
     if (!func)
       return kernels.emitError("no kernel named '") << kernel.name << "'";
-    FailureOr<std::vector<uint32_t>> words = translateToSPIRV(func);
+    FailureOr<std::vector<uint32_t>> words =
+        translateToSPIRV(func, profile.signedZeroInfNanPreserve);
     if (failed(words))
       return failure();
     kernel.spirv = std::move(*words);
@@ -131,7 +135,7 @@ std::optional<Bundle> compileProgram(const Program &program,
     bundle->openclSource.clear();
   // Only when asked: an OpenCL user does not pay for the SPIR-V conversion.
   if ((targets.spirv || targets.msl) &&
-      failed(addSPIRVAndMSL(*module, targets.msl, *bundle)))
+      failed(addSPIRVAndMSL(*module, profile, targets.msl, *bundle)))
     return std::nullopt;
   return bundle;
 }
