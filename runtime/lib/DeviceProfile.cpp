@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include <tuple>
+#include <vector>
 
 using namespace tilec;
 using nlohmann::json;
@@ -35,13 +36,22 @@ bool PreferredVectorWidths::operator==(
   return asTuple(*this) == asTuple(other);
 }
 
+bool FloatWidths::contains(unsigned bits) const {
+  return (bits == 16 && f16) || (bits == 32 && f32) || (bits == 64 && f64);
+}
+
+bool FloatWidths::operator==(const FloatWidths &other) const {
+  return std::tie(f16, f32, f64) == std::tie(other.f16, other.f32, other.f64);
+}
+
 bool DeviceProfile::operator==(const DeviceProfile &other) const {
   auto asTuple = [](const DeviceProfile &p) {
     return std::tie(p.name, p.vendor, p.driverVersion, p.type,
                     p.maxWorkGroupSize, p.maxWorkItemSizes, p.localMemBytes,
                     p.computeUnits, p.preferredVectorWidth, p.subgroupSize,
                     p.maxAllocBytes, p.globalMemBytes, p.clockMHz,
-                    p.supportsFp64, p.supportsFp16, p.maxLoopIterations);
+                    p.supportsFp64, p.supportsFp16, p.maxLoopIterations,
+                    p.signedZeroInfNanPreserve);
   };
   return asTuple(*this) == asTuple(other);
 }
@@ -82,6 +92,16 @@ static void visitFields(Profile &profile, Visitor &&visit) {
   visit("supports_fp64", profile.supportsFp64);
   visit("supports_fp16", profile.supportsFp16);
   visit("max_loop_iterations", profile.maxLoopIterations);
+  visit("signed_zero_inf_nan_preserve", profile.signedZeroInfNanPreserve);
+}
+
+/// The widths of `widths`, ascending.
+static std::vector<unsigned> listWidths(const FloatWidths &widths) {
+  std::vector<unsigned> bits;
+  for (unsigned width : {16u, 32u, 64u})
+    if (widths.contains(width))
+      bits.push_back(width);
+  return bits;
 }
 
 static json toJson(const std::string &value) { return value; }
@@ -95,6 +115,7 @@ static json toJson(const std::array<uint64_t, 3> &value) {
 static json toJson(const std::optional<uint32_t> &value) {
   return value ? json(*value) : json(nullptr);
 }
+static json toJson(const FloatWidths &value) { return listWidths(value); }
 
 // Each fromJson stores `value` into `out` and returns nullptr, or returns
 // what was expected when `value` has the wrong type or range.
@@ -151,6 +172,26 @@ static const char *fromJson(const json &value, std::optional<uint32_t> &out) {
   if (fromJson(value, size))
     return "null or a non-negative integer below 2^32";
   out = size;
+  return nullptr;
+}
+
+static const char *fromJson(const json &value, FloatWidths &out) {
+  const char *expected = "an array of float widths (16, 32, 64)";
+  if (!value.is_array())
+    return expected;
+  FloatWidths widths;
+  for (const json &width : value) {
+    uint64_t bits = width.is_number_unsigned() ? width.get<uint64_t>() : 0;
+    if (bits == 16)
+      widths.f16 = true;
+    else if (bits == 32)
+      widths.f32 = true;
+    else if (bits == 64)
+      widths.f64 = true;
+    else
+      return expected;
+  }
+  out = widths;
   return nullptr;
 }
 
@@ -270,6 +311,13 @@ std::string tilec::formatProfileSummary(const DeviceProfile &profile,
       << widths.shortWidth << ", int " << widths.intWidth << ", long "
       << widths.longWidth << ", float " << widths.floatWidth << ", double "
       << widths.doubleWidth << ", half " << widths.halfWidth << "\n";
+  out << indent << "signed zeros, infinities and NaNs kept for ";
+  std::vector<unsigned> kept = listWidths(profile.signedZeroInfNanPreserve);
+  if (kept.empty())
+    out << "no float type";
+  for (size_t i = 0; i < kept.size(); ++i)
+    out << (i ? ", f" : "f") << kept[i];
+  out << "\n";
   if (profile.maxLoopIterations != 0)
     out << indent << "loops stop after " << profile.maxLoopIterations
         << " passes per work-item\n";

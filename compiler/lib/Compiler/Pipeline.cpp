@@ -101,9 +101,12 @@ runInternalStage(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   return failure();
 }
 
-/// Fills each kernel's SPIR-V module and, when asked, its MSL, from the
-/// kernel IR's gpu.module. Errors are reported at the kernels.
-static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle,
+/// Fills each kernel's SPIR-V module for `profile`'s device and, when asked,
+/// its MSL, from the kernel IR's gpu.module. Errors are reported at the
+/// kernels.
+static LogicalResult addSPIRVAndMSL(ModuleOp module,
+                                    const DeviceProfile &profile, bool msl,
+                                    Bundle &bundle,
                                     llvm::SourceMgr &sourceMgr) {
   auto kernelModules = module.getOps<gpu::GPUModuleOp>();
   if (llvm::range_size(kernelModules) != 1)
@@ -117,7 +120,7 @@ static LogicalResult addSPIRVAndMSL(ModuleOp module, bool msl, Bundle &bundle,
     if (failed(runInternalStage(
             *module.getContext(), sourceMgr,
             "the SPIR-V conversion of kernel '" + kernel.name + "'", [&] {
-              words = translateToSPIRV(func);
+              words = translateToSPIRV(func, profile.signedZeroInfNanPreserve);
               return LogicalResult(words);
             })))
       return failure();
@@ -182,7 +185,7 @@ std::optional<Bundle> compileProgram(const Program &program,
     bundle->openclSource.clear();
   // Only when asked: an OpenCL user does not pay for the SPIR-V conversion.
   if ((targets.spirv || targets.msl) &&
-      failed(addSPIRVAndMSL(*module, targets.msl, *bundle, sourceMgr)))
+      failed(addSPIRVAndMSL(*module, profile, targets.msl, *bundle, sourceMgr)))
     return std::nullopt;
   return bundle;
 }

@@ -3,9 +3,10 @@
 // A kernel, cloned alone into a scratch module and prepared
 // (SPIRVPreparation.cpp), is converted by MLIR's upstream GPU, SCF, arith,
 // math, memref, vector and index conversions to a spirv.module; its ABI
-// attributes become interface variables and entry points, its
-// version/capability/extension triple shrinks to what it uses, and the
-// serialised words are validated by SPIRV-Tools.
+// attributes become interface variables and entry points, the float widths
+// it computes in keep their signed zeros, infinities and NaNs where the
+// device allows, its version/capability/extension triple shrinks to what it
+// uses, and the serialised words are validated by SPIRV-Tools.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
 
+#include <set>
+
 using namespace mlir;
 
 namespace tilec {
@@ -51,9 +54,13 @@ static spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *context) {
       Capability::Float64,
       Capability::StorageBuffer8BitAccess,
       Capability::StorageBuffer16BitAccess,
+      Capability::SignedZeroInfNanPreserve,
   };
+  // Core in SPIR-V 1.4, but MLIR 19's spirv-update-vce still asks for the
+  // extension of the SignedZeroInfNanPreserve execution mode.
+  spirv::Extension extensions[] = {spirv::Extension::SPV_KHR_float_controls};
   auto triple = spirv::VerCapExtAttr::get(spirv::Version::V_1_5, capabilities,
-                                          {}, context);
+                                          extensions, context);
   Builder b(context);
   auto limits = spirv::ResourceLimitsAttr::get(
       context, /*max_compute_shared_memory_size=*/65536,
@@ -151,7 +158,36 @@ static void forbidContraction(spirv::ModuleOp module) {
   });
 }
 
-FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUFuncOp kernel) {
+/// Declares the SignedZeroInfNanPreserve execution mode on every entry point
+/// for each float width that the module computes in and `preserve` holds.
+/// Without it Vulkan lets the driver assume that no float is an infinity or a
+/// NaN and ignore the sign of zeros (the Vulkan spec's "Precision and
+/// Operation of SPIR-V Instructions"), and drivers fold accordingly.
+static void preserveSignedZeroInfNan(spirv::ModuleOp module,
+                                     const FloatWidths &preserve) {
+  std::set<unsigned> widths;
+  module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+          element && preserve.contains(element.getWidth()))
+        widths.insert(element.getWidth());
+  });
+  SmallVector<spirv::EntryPointOp> entryPoints(
+      module.getOps<spirv::EntryPointOp>());
+  OpBuilder builder(module.getContext());
+  for (spirv::EntryPointOp entryPoint : entryPoints) {
+    builder.setInsertionPointAfter(entryPoint);
+    for (unsigned width : widths)
+      builder.create<spirv::ExecutionModeOp>(
+          entryPoint.getLoc(), entryPoint.getFn(),
+          spirv::ExecutionMode::SignedZeroInfNanPreserve,
+          builder.getI32ArrayAttr({static_cast<int32_t>(width)}));
+  }
+}
+
+FailureOr<std::vector<uint32_t>>
+translateToSPIRV(gpu::GPUFuncOp kernel,
+                 const FloatWidths &signedZeroInfNanPreserve) {
   auto kernels = kernel->getParentOfType<gpu::GPUModuleOp>();
   if (!kernels)
     return kernel.emitError("a kernel to translate must be in a gpu.module");
@@ -186,11 +222,17 @@ FailureOr<std::vector<uint32_t>> translateToSPIRV(gpu::GPUFuncOp kernel) {
                              "spirv.module");
   spirv::ModuleOp spirvModule = *spirvModules.begin();
   forbidContraction(spirvModule);
-  PassManager passes(context);
-  OpPassManager &modulePasses = passes.nest<spirv::ModuleOp>();
-  modulePasses.addPass(spirv::createSPIRVLowerABIAttributesPass());
-  modulePasses.addPass(spirv::createSPIRVUpdateVCEPass());
-  if (failed(passes.run(*scratch)))
+  // The entry points come from the ABI attributes; the execution modes then
+  // go on them, before spirv-update-vce keeps the capabilities they need.
+  PassManager lowerABI(context);
+  lowerABI.nest<spirv::ModuleOp>().addPass(
+      spirv::createSPIRVLowerABIAttributesPass());
+  if (failed(lowerABI.run(*scratch)))
+    return failure();
+  preserveSignedZeroInfNan(spirvModule, signedZeroInfNanPreserve);
+  PassManager updateVCE(context);
+  updateVCE.nest<spirv::ModuleOp>().addPass(spirv::createSPIRVUpdateVCEPass());
+  if (failed(updateVCE.run(*scratch)))
     return failure();
 
   SmallVector<uint32_t> words;

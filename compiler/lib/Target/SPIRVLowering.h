@@ -4,8 +4,9 @@
 // kernels into what MLIR's conversions translate faithfully
 // (SPIRVPreparation.cpp, with the builtins built from arithmetic: f64 exp,
 // log and the hyperbolic functions in SPIRVFloat64.cpp, f64 sin, cos and tan
-// in SPIRVTrigonometry.cpp, f64 erf in SPIRVErf.cpp, and f32 and f64 asin,
-// acos and atan in SPIRVInverseTrigonometry.cpp), the conversion and
+// in SPIRVTrigonometry.cpp, f64 erf in SPIRVErf.cpp, f32 and f64 asin,
+// acos and atan in SPIRVInverseTrigonometry.cpp, and operations on constant
+// zeros in SPIRVZeroOperands.cpp), the conversion and
 // serialisation (SPIRVConversion.cpp), and validation by SPIRV-Tools
 // (SPIRVTools.cpp).
 //
@@ -34,6 +35,11 @@ namespace tilec {
 /// get one element, and every kernel argument gets its descriptor binding.
 /// Returns failure if the rewriting does not converge.
 mlir::LogicalResult prepareKernelsForSPIRV(mlir::gpu::GPUModuleOp kernels);
+
+/// Rewrites the float operations that llvmpipe would simplify wrongly by
+/// operand identity (a sum or product with a constant +0.0, a quotient of or
+/// by it, x - x) into exact equivalents (SPIRVZeroOperands.cpp).
+void keepZeroOperandsExact(mlir::gpu::GPUModuleOp kernels);
 
 /// `element` in the shape of `like` (a vector type) or alone.
 mlir::Type withElementType(mlir::Type like, mlir::Type element);

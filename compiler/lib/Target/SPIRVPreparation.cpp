@@ -561,6 +561,8 @@ LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
   arith::populateExpandBFloat16Patterns(patterns);
   if (failed(applyPatternsAndFoldGreedily(kernels, std::move(patterns))))
     return kernels.emitError("the rewriting for SPIR-V did not converge");
+  // Last: nothing may fold a constant zero back in.
+  keepZeroOperandsExact(kernels);
   retypeForStorage(kernels);
   setDescriptorBindings(kernels);
   return success();

@@ -26,7 +26,8 @@ void tilec::registerKernelIRToSPIRVTranslation() {
           return module.emitError()
                  << "expected one gpu.module in the kernel IR, found " << count;
         for (auto kernel : (*kernelModules.begin()).getOps<gpu::GPUFuncOp>()) {
-          FailureOr<std::vector<uint32_t>> words = translateToSPIRV(kernel);
+          FailureOr<std::vector<uint32_t>> words = translateToSPIRV(
+              kernel, DeviceProfile().signedZeroInfNanPreserve);
           if (failed(words))
             return failure();
           std::string error;

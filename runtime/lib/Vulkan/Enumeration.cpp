@@ -75,6 +75,18 @@ template <class T> static void append(void **&chain, T &next) {
 
 /// Reads the optional features tilec's SPIR-V may use.
 static Features queryFeatures(VkPhysicalDevice device, uint32_t apiVersion) {
+  // The float controls are core in Vulkan 1.2 (VK_KHR_shader_float_controls
+  // before), and tilec's SPIR-V 1.5 needs 1.2 anyway: an older device keeps
+  // none.
+  auto floatControls = makeStructure<VkPhysicalDeviceFloatControlsProperties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES);
+  if (apiVersion >= VK_API_VERSION_1_2) {
+    auto properties = makeStructure<VkPhysicalDeviceProperties2>(
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+    properties.pNext = &floatControls;
+    vkGetPhysicalDeviceProperties2(device, &properties);
+  }
+
   auto features = makeStructure<VkPhysicalDeviceFeatures2>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
   auto storage16 = makeStructure<VkPhysicalDevice16BitStorageFeatures>(
@@ -97,6 +109,12 @@ static Features queryFeatures(VkPhysicalDevice device, uint32_t apiVersion) {
   result.shaderFloat16 = vulkan12.shaderFloat16;
   result.storageBuffer8BitAccess = vulkan12.storageBuffer8BitAccess;
   result.vulkanMemoryModel = vulkan12.vulkanMemoryModel;
+  result.shaderSignedZeroInfNanPreserveFloat16 =
+      floatControls.shaderSignedZeroInfNanPreserveFloat16;
+  result.shaderSignedZeroInfNanPreserveFloat32 =
+      floatControls.shaderSignedZeroInfNanPreserveFloat32;
+  result.shaderSignedZeroInfNanPreserveFloat64 =
+      floatControls.shaderSignedZeroInfNanPreserveFloat64;
   return result;
 }
 
@@ -208,6 +226,10 @@ static DeviceDescriptor describeDevice(VkPhysicalDevice device) {
   profile.preferredVectorWidth = PreferredVectorWidths();
   profile.preferredVectorWidth.doubleWidth = profile.supportsFp64 ? 1 : 0;
   profile.preferredVectorWidth.halfWidth = profile.supportsFp16 ? 1 : 0;
+  profile.signedZeroInfNanPreserve = {
+      features.shaderSignedZeroInfNanPreserveFloat16,
+      features.shaderSignedZeroInfNanPreserveFloat32,
+      features.shaderSignedZeroInfNanPreserveFloat64};
   if (apiVersion >= VK_API_VERSION_1_1)
     profile.subgroupSize = subgroup.subgroupSize;
   // llvmpipe's shader compiler gives each invocation one loop counter that

@@ -3,6 +3,8 @@
 #include "Failure.h"
 #include "Structure.h"
 
+#include <tuple>
+
 using namespace tilec;
 using namespace tilec::vulkan;
 
@@ -48,20 +50,34 @@ Device::createShaderModule(const std::vector<uint32_t> &words,
 
 /// Whether the device (and its profile, which may deny what the driver
 /// offers) provides `feature`, one of Features' field names; sets `denied`
-/// to the profile key that denies it.
+/// to what in the profile denies it.
 static bool providesFeature(const DeviceDescriptor &device,
                             std::string_view feature, std::string &denied) {
   const Features &has = device.features;
   if (feature == "shaderFloat64") {
     if (!device.profile.supportsFp64)
-      denied = "supports_fp64";
+      denied = "supports_fp64 is false";
     return has.shaderFloat64 && device.profile.supportsFp64;
   }
   if (feature == "shaderFloat16") {
     if (!device.profile.supportsFp16)
-      denied = "supports_fp16";
+      denied = "supports_fp16 is false";
     return has.shaderFloat16 && device.profile.supportsFp16;
   }
+  std::tuple<const char *, bool, unsigned> floatControls[] = {
+      {"shaderSignedZeroInfNanPreserveFloat16",
+       has.shaderSignedZeroInfNanPreserveFloat16, 16},
+      {"shaderSignedZeroInfNanPreserveFloat32",
+       has.shaderSignedZeroInfNanPreserveFloat32, 32},
+      {"shaderSignedZeroInfNanPreserveFloat64",
+       has.shaderSignedZeroInfNanPreserveFloat64, 64}};
+  for (auto [name, provided, bits] : floatControls)
+    if (feature == name) {
+      bool allowed = device.profile.signedZeroInfNanPreserve.contains(bits);
+      if (!allowed)
+        denied = "signed_zero_inf_nan_preserve lacks " + std::to_string(bits);
+      return provided && allowed;
+    }
   std::pair<const char *, bool> others[] = {
       {"shaderInt64", has.shaderInt64},
       {"shaderInt16", has.shaderInt16},
@@ -98,7 +114,7 @@ Expected<ComputePipeline> Device::createPipeline(const ShaderModule &module,
       return Error(what + ": it needs the Vulkan feature " + feature +
                    (denied.empty() ? ", which the device lacks"
                                    : ", which the device's profile denies (" +
-                                         denied + " is false)"));
+                                         denied + ")"));
   }
 
   std::vector<VkDescriptorSetLayoutBinding> bindings;

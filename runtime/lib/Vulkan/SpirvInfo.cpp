@@ -3,7 +3,8 @@
 // Reads just enough of a SPIR-V binary to check a bundle before the driver
 // sees it: the entry points, their LocalSize, and which of the module's
 // capabilities each entry point's code needs (the types it touches), so that
-// a missing feature is reported against the kernel that needs it.
+// a missing feature is reported against the kernel that needs it, as is a
+// float-controls execution mode that needs a device property.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +42,7 @@ enum Opcode : uint32_t {
 };
 constexpr uint32_t kMagic = 0x07230203;
 constexpr uint32_t kExecutionModeLocalSize = 17;
+constexpr uint32_t kExecutionModeSignedZeroInfNanPreserve = 4461;
 
 /// A scalar type by kind and width: what a capability is about.
 struct Scalar {
@@ -81,6 +83,8 @@ struct ModuleFacts {
   std::set<uint32_t> capabilities;
   std::vector<EntryRecord> entries;
   std::map<uint32_t, std::array<uint32_t, 3>> localSizes;
+  /// Per entry function: the features its execution modes need.
+  std::map<uint32_t, std::vector<std::string>> modeFeatures;
   std::map<uint32_t, Scalar> scalarTypes;
   /// Composite and pointer types: the types they are made of.
   std::map<uint32_t, std::vector<uint32_t>> typeParts;
@@ -201,6 +205,10 @@ vulkan::inspectSpirv(const std::vector<uint32_t> &words,
     case OpExecutionMode:
       if (operand(1) == kExecutionModeLocalSize && numOperands >= 5)
         facts.localSizes[operand(0)] = {operand(2), operand(3), operand(4)};
+      if (operand(1) == kExecutionModeSignedZeroInfNanPreserve &&
+          numOperands >= 3)
+        facts.modeFeatures[operand(0)].push_back(
+            "shaderSignedZeroInfNanPreserveFloat" + std::to_string(operand(2)));
       break;
     case OpTypeInt:
     case OpTypeFloat:
@@ -247,6 +255,10 @@ vulkan::inspectSpirv(const std::vector<uint32_t> &words,
       if (needed)
         record.entry.features.push_back(need.feature);
     }
+    if (auto modes = facts.modeFeatures.find(record.function);
+        modes != facts.modeFeatures.end())
+      record.entry.features.insert(record.entry.features.end(),
+                                   modes->second.begin(), modes->second.end());
     entries.push_back(std::move(record.entry));
   }
   return entries;

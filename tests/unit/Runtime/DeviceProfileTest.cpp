@@ -28,6 +28,7 @@ static DeviceProfile makeProfile() {
   profile.supportsFp64 = true;
   profile.supportsFp16 = true;
   profile.maxLoopIterations = 65535;
+  profile.signedZeroInfNanPreserve = {true, false, true};
   return profile;
 }
 
@@ -105,6 +106,12 @@ TEST(DeviceProfileTest, ErrorsNameTheFileAndKey) {
       {R"({"subgroup_size": "32"})",
        "pretend.json: key 'subgroup_size': expected null or a non-negative "
        "integer below 2^32, got \"32\""},
+      {R"({"signed_zero_inf_nan_preserve": [32, 8]})",
+       "pretend.json: key 'signed_zero_inf_nan_preserve': expected an array "
+       "of float widths (16, 32, 64), got [32,8]"},
+      {R"({"signed_zero_inf_nan_preserve": true})",
+       "pretend.json: key 'signed_zero_inf_nan_preserve': expected an array "
+       "of float widths (16, 32, 64), got true"},
       {R"([1, 2])",
        "pretend.json: a device profile must be a JSON object, not [1,2]"},
   };
@@ -164,6 +171,7 @@ TEST(DeviceProfileTest, FingerprintAndSummary) {
             "32\n"
             "> fp64 yes, fp16 yes; preferred vector widths: char 16, short 8, "
             "int 4, long 2, float 4, double 2, half 8\n"
+            "> signed zeros, infinities and NaNs kept for f16, f64\n"
             "> loops stop after 65535 passes per work-item\n");
   // No limit, no line.
   profile = makeProfile();
@@ -181,4 +189,27 @@ TEST(DeviceProfileTest, LoopLimitDefaultsToNone) {
   EXPECT_NE(profile, DeviceProfile());
   std::string json = profileToJson(profile);
   EXPECT_NE(json.find("\"max_loop_iterations\": 7"), std::string::npos) << json;
+}
+
+TEST(DeviceProfileTest, SignedZeroInfNanPreserveListsWidths) {
+  // Every width by default: what OpenCL C keeps.
+  DeviceProfile profile;
+  EXPECT_EQ(profile.signedZeroInfNanPreserve, (FloatWidths{true, true, true}));
+  std::string json = profileToJson(profile);
+  EXPECT_NE(json.find("\"signed_zero_inf_nan_preserve\": [\n    16,\n    "
+                      "32,\n    64\n  ]"),
+            std::string::npos)
+      << json;
+  ASSERT_TRUE(applyProfileOverrides(
+      profile, R"({"signed_zero_inf_nan_preserve": [64, 32]})", "f.json"));
+  EXPECT_EQ(profile.signedZeroInfNanPreserve, (FloatWidths{false, true, true}));
+  EXPECT_TRUE(profile.signedZeroInfNanPreserve.contains(64));
+  EXPECT_FALSE(profile.signedZeroInfNanPreserve.contains(16));
+  ASSERT_TRUE(applyProfileOverrides(
+      profile, R"({"signed_zero_inf_nan_preserve": []})", "f.json"));
+  EXPECT_EQ(profile.signedZeroInfNanPreserve, FloatWidths());
+  EXPECT_NE(
+      formatProfileSummary(profile, "")
+          .find("signed zeros, infinities and NaNs kept for no float type\n"),
+      std::string::npos);
 }

@@ -36,6 +36,27 @@ TEST(SpirvInfoTest, FeaturesBelongToTheKernelsThatUseThem) {
   EXPECT_TRUE((*entries)[1].features.empty());
 }
 
+TEST(SpirvInfoTest, SignedZeroInfNanPreserveNeedsItsWidthsProperty) {
+  // f64.spvasm with OpExecutionMode %dadd SignedZeroInfNanPreserve 64 (and
+  // 32) added after the header: inspectSpirv does not care where.
+  std::vector<uint32_t> words = tilec::testing::readTestShader("f64");
+  uint32_t dadd = 0;
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16)
+    if ((words[at] & 0xFFFF) == 15 && !dadd)
+      dadd = words[at + 2];
+  ASSERT_NE(dadd, 0u);
+  for (uint32_t width : {64u, 32u})
+    words.insert(words.begin() + 5, {(4u << 16) | 16, dadd, 4461, width});
+  Expected<std::vector<SpirvEntryPoint>> entries = inspectSpirv(words, "f64");
+  ASSERT_TRUE(entries) << entries.error().message();
+  ASSERT_EQ(entries->size(), 2u);
+  EXPECT_EQ((*entries)[0].features,
+            (std::vector<std::string>{"shaderFloat64",
+                                      "shaderSignedZeroInfNanPreserveFloat32",
+                                      "shaderSignedZeroInfNanPreserveFloat64"}));
+  EXPECT_TRUE((*entries)[1].features.empty());
+}
+
 TEST(SpirvInfoTest, MalformedModulesAreErrors) {
   std::vector<uint32_t> words = tilec::testing::readTestShader("vadd");
   std::vector<uint32_t> badMagic = words;

@@ -13,6 +13,8 @@
 #ifndef TILEC_TARGET_SPIRV_H
 #define TILEC_TARGET_SPIRV_H
 
+#include "tilec/Runtime/DeviceProfile.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -36,12 +38,17 @@ inline constexpr const char *kSPIRVTargetEnvName = "vulkan1.2";
 /// binding i; the work-group size of its `spirv.entry_point_abi`; `index` as
 /// wide as the enclosing module's `tile.index_bits`) and returns its words.
 /// One module per kernel, because Vulkan charges a module's every Workgroup
-/// variable to each of its entry points. `kernel` itself is left alone: the
+/// variable to each of its entry points. The entry point declares the
+/// SignedZeroInfNanPreserve execution mode for each float width it computes
+/// in that `signedZeroInfNanPreserve` (the device profile's) holds, so that
+/// the driver keeps infinities, NaNs and signed zeros (docs/codegen.md).
+/// `kernel` itself is left alone: the
 /// conversion runs on a clone. An op the conversion cannot translate is
 /// reported at the op, and a module that SPIRV-Tools refuses (a compiler bug)
 /// at the kernel; returns failure then.
 mlir::FailureOr<std::vector<uint32_t>>
-translateToSPIRV(mlir::gpu::GPUFuncOp kernel);
+translateToSPIRV(mlir::gpu::GPUFuncOp kernel,
+                 const FloatWidths &signedZeroInfNanPreserve);
 
 /// Prints `words` as SPIRV-Tools' assembly with friendly names. A module that
 /// cannot be disassembled is a failure, with SPIRV-Tools' message in `error`.
@@ -51,7 +58,9 @@ mlir::LogicalResult printSPIRVAssembly(llvm::ArrayRef<uint32_t> words,
 
 /// Registers the `kernel-ir-to-spirv` translation (a builtin.module holding
 /// one gpu.module, to the SPIR-V assembly of each kernel's module in turn,
-/// each headed by a `; Kernel <name>` line) with mlir-translate's registry.
+/// each headed by a `; Kernel <name>` line, for a device that keeps signed
+/// zeros, infinities and NaNs of every width) with mlir-translate's
+/// registry.
 void registerKernelIRToSPIRVTranslation();
 
 } // namespace tilec

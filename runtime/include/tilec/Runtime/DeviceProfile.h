@@ -8,7 +8,8 @@
 //
 // The JSON form is one object whose keys are the snake_case field names
 // below (the per-dtype vector widths are "preferred_vector_width_<class>",
-// "type" is "gpu", "cpu" or "other", and "subgroup_size" may be null).
+// "type" is "gpu", "cpu" or "other", "subgroup_size" may be null, and
+// "signed_zero_inf_nan_preserve" lists float widths: [16, 32, 64]).
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,6 +49,18 @@ struct PreferredVectorWidths {
   }
 };
 
+/// A set of float widths: f16, f32, f64.
+struct FloatWidths {
+  bool f16 = false;
+  bool f32 = false;
+  bool f64 = false;
+
+  /// Whether `bits` (16, 32 or 64) is in the set.
+  bool contains(unsigned bits) const;
+  bool operator==(const FloatWidths &other) const;
+  bool operator!=(const FloatWidths &other) const { return !(*this == other); }
+};
+
 struct DeviceProfile {
   std::string name;
   std::string vendor;
@@ -76,6 +89,15 @@ struct DeviceProfile {
   /// 65535 passes of all its loops have run (LP_MAX_TGSI_LOOP_ITERATIONS),
   /// silently: the scheduler keeps every kernel's count below it.
   uint64_t maxLoopIterations = 0;
+  /// The float widths whose signed zeros, infinities and NaNs the device
+  /// keeps when a kernel asks it to: where the SPIR-V target may declare
+  /// SPIR-V's SignedZeroInfNanPreserve execution mode (Vulkan:
+  /// VkPhysicalDeviceFloatControlsProperties::
+  /// shaderSignedZeroInfNanPreserveFloat16/32/64). Without it a Vulkan driver
+  /// may assume that no float is an infinity or a NaN and ignore the sign of
+  /// zeros (docs/codegen.md). OpenCL C keeps them always (tilec never passes
+  /// -cl-finite-math-only), hence every width by default.
+  FloatWidths signedZeroInfNanPreserve = {true, true, true};
 
   bool operator==(const DeviceProfile &other) const;
   bool operator!=(const DeviceProfile &other) const {

@@ -86,7 +86,8 @@ private:
 };
 
 /// The optional device features that SPIR-V from tilec may need. Opening a
-/// device enables every one it has.
+/// device enables every one it has. (The shaderSignedZeroInfNanPreserve
+/// ones are properties, which need no enabling.)
 struct Features {
   bool shaderFloat64 = false;
   bool shaderInt64 = false;
@@ -96,6 +97,9 @@ struct Features {
   bool storageBuffer16BitAccess = false;
   bool storageBuffer8BitAccess = false;
   bool vulkanMemoryModel = false;
+  bool shaderSignedZeroInfNanPreserveFloat16 = false;
+  bool shaderSignedZeroInfNanPreserveFloat32 = false;
+  bool shaderSignedZeroInfNanPreserveFloat64 = false;
 };
 
 /// One physical device as the loader reports it.

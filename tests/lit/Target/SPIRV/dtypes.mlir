@@ -71,30 +71,28 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: [[HB:%[0-9]+]] = OpSConvert %ushort
 // CHECK: [[HR:%[0-9]+]] = OpBitcast %half [[HB]]
 // CHECK: [[NAN:%[0-9]+]] = OpFUnordNotEqual %bool [[SUM]] [[SUM]]
-// CHECK: OpBitcast %uint [[SUM]]
+// (The bits of SUM are the f16 rounding's, merged by CSE.)
 // CHECK: OpIAdd %uint %{{[0-9]+}} %uint_32767
 // CHECK: [[BR:%[0-9]+]] = OpSelect %ushort [[NAN]] %ushort_32704
 // CHECK: OpStore %{{[0-9]+}} [[HR]]
 // CHECK: OpStore %{{[0-9]+}} [[BR]]
-// f64 -> bf16: to f32, one step toward zero if that rounded away, the
-// lowest bit set if inexact, then to bf16.
+// f64 -> bf16 and f64 -> f16 (a driver may convert f64 to f16 through f32
+// rounded to nearest) both start from f32 rounded to odd, computed once (the
+// preparation's CSE merges the two): to f32, one step toward zero if that
+// rounded away, the lowest bit set if inexact.
 // CHECK: [[D:%[0-9]+]] = OpExtInst %double %{{[0-9]+}} Sqrt
 // CHECK: [[F:%[0-9]+]] = OpFConvert %float [[D]]
-// CHECK: OpFOrdGreaterThan %bool
-// CHECK: OpISub %uint %{{[0-9]+}} %uint_1
-// CHECK: OpFUnordNotEqual %bool %{{[0-9]+}} [[D]]
-// CHECK: OpBitwiseOr %uint %{{[0-9]+}} %uint_1
-// CHECK: OpIAdd %uint %{{[0-9]+}} %uint_32767
-// f64 -> f16 the same way (a driver may convert f64 to f16 through f32
-// rounded to nearest), then to f16 from the bits.
-// CHECK: OpFConvert %float [[D]]
 // CHECK: OpFOrdGreaterThan %bool
 // CHECK: OpISub %uint %{{[0-9]+}} %uint_1
 // CHECK: OpFUnordNotEqual %bool %{{[0-9]+}} [[D]]
 // CHECK: [[ODD:%[0-9]+]] = OpBitwiseOr %uint %{{[0-9]+}} %uint_1
 // CHECK: [[SEL:%[0-9]+]] = OpSelect %uint %{{[0-9]+}} [[ODD]]
 // CHECK: [[ODDF:%[0-9]+]] = OpBitcast %float [[SEL]]
-// CHECK: OpBitcast %uint [[ODDF]]
+// Then to bf16,
+// CHECK: [[ODDBITS:%[0-9]+]] = OpBitcast %uint [[ODDF]]
+// CHECK: OpIAdd %uint %{{[0-9]+}} %uint_32767
+// and to f16 from the bits.
+// CHECK: OpBitwiseAnd %uint [[ODDBITS]] %uint_2147483647
 // CHECK: OpIAdd %uint %{{[0-9]+}} %uint_3355447295
 // CHECK: [[DHB:%[0-9]+]] = OpSConvert %ushort
 // CHECK: [[DH:%[0-9]+]] = OpBitcast %half [[DHB]]
