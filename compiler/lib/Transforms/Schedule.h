@@ -98,10 +98,19 @@ struct Schedule {
   std::optional<DenseMatmul> matmul;
   /// Reduction schedules: how the work-group shares an element's tuples.
   WorkSplit split;
+  /// Reduction schedules: the neighbouring elements one work-group takes,
+  /// one per neighbouring work-item (a column reduction on a GPU: coalesced
+  /// loads); the group's work-items of one element share it.
+  int64_t elementsPerGroup = 1;
   /// Reduction schedules: the work-groups sharing each element. Above 1,
   /// each group writes its partial aggregate to a temporary and a second
   /// kernel (scheduleCombination) combines them.
   int64_t partialGroups = 1;
+  /// Partial combination: one work-group per element whose work-items share
+  /// its partials and combine them by a tree in local memory (many
+  /// partials), rather than one work-item per element combining them in
+  /// order.
+  bool treeCombination = false;
   /// Float `+` contractions whose elements may aggregate many tuples sum
   /// with Kahan-Babuska-Neumaier compensation (docs/scheduler.md).
   bool compensated = false;
@@ -117,6 +126,31 @@ struct Schedule {
 
 /// The register budget per work-item the schedules are held to.
 constexpr int64_t kRegisterBudget = 128;
+
+/// The registers of a GPU compute unit the model assumes: what keeps two
+/// work-groups of 256 work-items at the budget resident (64K 32-bit
+/// registers per unit on NVIDIA since Kepler and on AMD's CDNA).
+constexpr int64_t kUnitRegisters = kRegisterBudget * 2 * 256;
+
+/// The most work-items a GPU compute unit keeps resident (NVIDIA: 2048
+/// since Volta; AMD's CDNA: 2560), which the profile does not report.
+constexpr int64_t kUnitResidentItems = 2048;
+
+/// A reduction is split over several work-groups per element only while
+/// each work-item still aggregates this many tuples: a work-group's share
+/// then takes longer than the second kernel's launch that combines the
+/// groups (one work-group of 256 streams about 7e9 f32 per second on the
+/// H200, so 65536 tuples take about 9 us, a launch 3 to 5 us).
+constexpr double kSplitTuplesPerItem = 256;
+
+/// The neighbouring elements a column reduction's work-group takes: a
+/// warp's 32 loads of f32 then make one 128-byte line.
+constexpr int64_t kCoalescedElements = 32;
+
+/// Up to this many partials per element, the combining kernel gives each
+/// element one work-item that combines them in order; beyond, a work-group
+/// that shares them and combines them by a tree.
+constexpr int64_t kSerialCombination = 32;
 
 /// An output element aggregating more tuples than this has a long
 /// reduction: a float sum is compensated, and a few such elements get a

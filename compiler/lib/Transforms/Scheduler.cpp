@@ -460,6 +460,61 @@ static double countSharedPasses(const WorkSplit &split,
   return countLoopPasses(trips);
 }
 
+/// The work-groups of `items` work-items, each using `registers` registers
+/// and `localBytes` bytes of local memory, that one compute unit keeps
+/// resident: on a GPU the fewest its work-items, registers and local memory
+/// allow (docs/scheduler.md); elsewhere one (a CPU core runs one work-group
+/// at a time).
+static int64_t getResidentGroups(const DeviceProfile &profile, int64_t items,
+                                 int64_t registers, int64_t localBytes) {
+  if (profile.type != DeviceType::GPU)
+    return 1;
+  int64_t groups = kUnitResidentItems / items;
+  groups = std::min(groups, kUnitRegisters / (std::max<int64_t>(1, registers) *
+                                              items));
+  if (localBytes > 0)
+    groups = std::min(groups, int64_t(profile.localMemBytes) / localBytes);
+  return std::max<int64_t>(1, groups);
+}
+
+/// Whether neighbouring elements of the output's last dimension read
+/// neighbouring addresses of the inputs while the loop `split` shares does
+/// not (a column sum `[M, N] -> [N]`): every input's address moves by 1 (or
+/// 0, a broadcast operand, but not all of them) with the element and not by
+/// +-1 with the shared loop's index (the innermost of merged loops).
+static bool isContiguousAcrossElements(const ContractionSpace &space,
+                                       const IndexSystem &system,
+                                       const WorkSplit &split) {
+  unsigned rank = space.outputRank;
+  if (rank == 0 || space.freeVars.empty())
+    return false;
+  unsigned sharedLevel = split.stridedLevel < split.mergedLevels
+                             ? split.mergedLevels - 1
+                             : split.stridedLevel;
+  unsigned shared = space.freeVars[sharedLevel];
+  bool moves = false;
+  for (const IndexSystem::Access &access : system.inputs) {
+    std::optional<std::vector<int64_t>> address =
+        getLinearAddress(access, system.numIndices);
+    if (!address)
+      return false;
+    // The derivatives of the address, through the pivots.
+    int64_t alongElements = 0, alongShared = (*address)[shared];
+    for (const Pivot &pivot : space.pivots) {
+      if (pivot.value.den != 1)
+        return false;
+      int64_t coefficient = (*address)[pivot.index];
+      alongElements += coefficient * pivot.value.coeffs[rank - 1];
+      alongShared += coefficient * pivot.value.coeffs[rank + shared];
+    }
+    if ((alongElements != 0 && alongElements != 1) || alongShared == 1 ||
+        alongShared == -1)
+      return false;
+    moves |= alongElements == 1;
+  }
+  return moves;
+}
+
 /// The reduction schedule, when `op`'s elements are few for the device's
 /// parallelism (or `force`d: one work-item per element would run more loop
 /// passes than the device allows), each aggregates a long reduction, and
@@ -469,6 +524,7 @@ static double countSharedPasses(const WorkSplit &split,
 /// partials), until a work-item's loop passes fit.
 static std::optional<Schedule> tryReduction(tile::ContractOp op,
                                             const ContractionSpace &space,
+                                            const IndexSystem &system,
                                             const TupleCount &tuples,
                                             bool compensated, bool force,
                                             const DeviceProfile &profile) {
@@ -497,6 +553,17 @@ static std::optional<Schedule> tryReduction(tile::ContractOp op,
     return std::nullopt;
 
   WorkSplit split = chooseWorkSplit(space, tuples, profile);
+  // A column reduction on a GPU: a work-group takes `elementsPerGroup`
+  // neighbouring elements, one per neighbouring work-item, so that a warp's
+  // loads are one contiguous run (32 f32: a 128-byte line), and the
+  // work-items of each element (groupSize / elementsPerGroup) share it.
+  int64_t elementsPerGroup = 1;
+  if (profile.type == DeviceType::GPU &&
+      isContiguousAcrossElements(space, system, split)) {
+    int64_t width = std::min<int64_t>(kCoalescedElements, groupSize / 2);
+    if (width >= 2 && elements >= width)
+      elementsPerGroup = width;
+  }
   double limit = double(profile.maxLoopIterations);
   auto fits = [&](int64_t sharers) {
     return limit == 0 || countSharedPasses(split, tuples, sharers) <= limit;
@@ -504,19 +571,22 @@ static std::optional<Schedule> tryReduction(tile::ContractOp op,
   int64_t largest = std::max<int64_t>(
       1, llvm::bit_floor(std::min<uint64_t>(profile.maxWorkGroupSize,
                                             profile.maxWorkItemSizes[0])));
-  while (!fits(groupSize) && groupSize * 2 <= largest &&
+  while (!fits(groupSize / elementsPerGroup) && groupSize * 2 <= largest &&
          fitsLocalMemory(groupSize * 2))
     groupSize *= 2;
+  int64_t sharersPerGroup = groupSize / elementsPerGroup;
+  int64_t blocks = llvm::divideCeil(elements, elementsPerGroup);
   // The fewest work-groups per element that fit (the passes fall as they
   // grow); partial aggregates in global memory are not kept for bools.
   int64_t partialGroups = 1;
-  if (!fits(groupSize) && !computeType.isInteger(1)) {
+  bool boolean = computeType.isInteger(1);
+  if (!fits(sharersPerGroup) && !boolean) {
     int64_t most = std::max<int64_t>(
-        1, int64_t(std::ceil(getSharedTrips(split, tuples) / groupSize)));
+        1, int64_t(std::ceil(getSharedTrips(split, tuples) / sharersPerGroup)));
     int64_t low = 1, high = most;
     while (low < high) {
       int64_t middle = low + (high - low) / 2;
-      if (fits(groupSize * middle))
+      if (fits(sharersPerGroup * middle))
         high = middle;
       else
         low = middle + 1;
@@ -524,20 +594,47 @@ static std::optional<Schedule> tryReduction(tile::ContractOp op,
     partialGroups = low;
   }
 
+  int64_t registers = 20 + 2 * int64_t(space.freeVars.size()) +
+                      int64_t(space.pivots.size()) + (compensated ? 2 : 0);
+  // For speed: the elements' work-groups alone may leave the device idle
+  // (a full sum is one work-group). Each element then gets as many as fill
+  // every compute unit with the work-groups it keeps resident, as long as
+  // each work-item still aggregates kSplitTuplesPerItem tuples.
+  int64_t residentGroups =
+      getResidentGroups(profile, groupSize, registers, groupSize * partialBytes);
+  int64_t deviceGroups = int64_t(profile.computeUnits) * residentGroups;
+  int64_t speedGroups = 1;
+  if (!boolean) {
+    double perItem = std::min(tuples.perElement / kSplitTuplesPerItem,
+                              getSharedTrips(split, tuples));
+    int64_t enough = std::max<int64_t>(1, int64_t(perItem / sharersPerGroup));
+    speedGroups =
+        std::min<int64_t>(llvm::divideCeil(deviceGroups, blocks), enough);
+  }
+  bool forSpeed = speedGroups > partialGroups;
+  partialGroups = std::max(partialGroups, speedGroups);
+
   Schedule schedule;
   schedule.kind = ScheduleKind::ReductionContraction;
   schedule.localSize[0] = groupSize;
-  schedule.numGroups[0] = elements * partialGroups;
-  schedule.activeItems = elements * partialGroups * groupSize;
+  schedule.numGroups[0] = blocks * partialGroups;
+  schedule.activeItems = elements * partialGroups * sharersPerGroup;
   schedule.split = split;
+  schedule.elementsPerGroup = elementsPerGroup;
   schedule.partialGroups = partialGroups;
   schedule.compensated = compensated;
   schedule.localMemBytes = groupSize * partialBytes;
-  schedule.registers = 20 + 2 * int64_t(space.freeVars.size()) +
-                       int64_t(space.pivots.size()) + (compensated ? 2 : 0);
+  schedule.registers = registers;
   schedule.loopPasses =
-      countSharedPasses(split, tuples, groupSize * partialGroups);
+      countSharedPasses(split, tuples, sharersPerGroup * partialGroups);
   std::string size = std::to_string(groupSize);
+  std::string perElement = size + " work-items";
+  if (elementsPerGroup > 1)
+    perElement = std::to_string(sharersPerGroup) + " work-items (of " + size +
+                 ", which take " + std::to_string(elementsPerGroup) +
+                 " neighbouring elements: the inputs are contiguous across "
+                 "elements, not along the reduction, so neighbouring "
+                 "work-items read neighbouring addresses)";
   if (force)
     schedule.reason =
         "reduction: one work-item per element would run " +
@@ -553,17 +650,40 @@ static std::optional<Schedule> tryReduction(tile::ContractOp op,
   schedule.reason += ", each aggregating up to " +
                      std::to_string(int64_t(tuples.perElement)) + " tuples: ";
   if (partialGroups == 1)
-    schedule.reason += "one work-group of " + size +
-                       " work-items per element shares its tuples, then a "
+    schedule.reason += "one work-group of " + perElement +
+                       " per element shares its tuples, then a "
                        "tree reduction in local memory";
   else
     schedule.reason += std::to_string(partialGroups) + " work-groups of " +
-                       size +
-                       " work-items per element share its tuples, each "
+                       perElement +
+                       " per element share its tuples, each "
                        "combines its work-items' partials by a tree in local "
                        "memory and writes the result to a temporary; a "
                        "second kernel combines them";
-  if (limit != 0 && (groupSize != linearSize || partialGroups > 1))
+  if (forSpeed) {
+    std::string resident =
+        profile.type == DeviceType::GPU
+            ? std::to_string(residentGroups) +
+                  ", the fewest that its " +
+                  std::to_string(kUnitResidentItems) + " work-items, " +
+                  std::to_string(kUnitRegisters) + " registers (about " +
+                  std::to_string(registers) + " per work-item) and " +
+                  std::to_string(profile.localMemBytes) +
+                  " bytes of local memory per unit allow"
+            : "1 (not a GPU: a core runs one work-group at a time)";
+    schedule.reason +=
+        " (for speed: the device keeps " + std::to_string(deviceGroups) +
+        " such work-groups resident, " + std::to_string(profile.computeUnits) +
+        " compute units x " + resident + "; " + std::to_string(partialGroups) +
+        " per element fill them" +
+        (partialGroups * blocks < deviceGroups
+             ? " as far as each work-item keeps at least " +
+                   llvm::formatv("{0:F0}", kSplitTuplesPerItem).str() +
+                   " tuples (a share that outlasts the second launch) and one "
+                   "iteration of the shared loop"
+             : "") +
+        ")";
+  } else if (limit != 0 && (groupSize != linearSize || partialGroups > 1))
     schedule.reason +=
         " (the device stops loops after " +
         std::to_string(profile.maxLoopIterations) + " passes: " +
@@ -589,17 +709,41 @@ Schedule lowering::scheduleGeneric(int64_t elements,
 Schedule lowering::scheduleCombination(const Schedule &reduction,
                                        int64_t elements,
                                        const DeviceProfile &profile) {
+  int64_t parts = reduction.partialGroups;
   Schedule schedule =
       schedulePerElement(elements, reduction.registers, profile);
   schedule.kind = ScheduleKind::PartialCombination;
-  schedule.partialGroups = reduction.partialGroups;
+  schedule.partialGroups = parts;
   schedule.compensated = reduction.compensated;
-  schedule.loopPasses = countLoopPasses({double(reduction.partialGroups)});
-  schedule.reason = "combines the partial aggregates of the " +
-                    std::to_string(reduction.partialGroups) +
-                    " work-groups of each element, then the initial value "
-                    "and the epilogue; " +
-                    schedule.reason;
+  std::string what = "combines the partial aggregates of the " +
+                     std::to_string(parts) + " work-groups of each element";
+  if (parts <= kSerialCombination) {
+    schedule.loopPasses = countLoopPasses({double(parts)});
+    schedule.reason =
+        what + " in order, then the initial value and the epilogue; " +
+        schedule.reason;
+    return schedule;
+  }
+  // Many partials: a work-group per element shares them (each work-item
+  // combines every G-th in order) and a tree combines the work-items'.
+  // The reduction's work-group and its local memory fit; this one is no
+  // larger.
+  int64_t items = std::min(reduction.localSize[0],
+                           int64_t(llvm::bit_floor(uint64_t(parts))));
+  schedule.treeCombination = true;
+  schedule.localSize[0] = items;
+  schedule.numGroups[0] = elements;
+  schedule.activeItems = elements * items;
+  schedule.localMemBytes =
+      reduction.localMemBytes / reduction.localSize[0] * items;
+  schedule.loopPasses =
+      countLoopPasses({std::ceil(double(parts) / double(items))});
+  schedule.reason = what + ": a work-group of " + std::to_string(items) +
+                    " work-items per element shares them (more than " +
+                    std::to_string(kSerialCombination) +
+                    ", too many for one work-item), combines its "
+                    "work-items' by a tree in local memory, then the initial "
+                    "value and the epilogue";
   return schedule;
 }
 
@@ -611,8 +755,9 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
   bool compensated = op.getAggregation() == tile::AggregationKind::Add &&
                      isa<FloatType>(op.getType().getElementType()) &&
                      tuples.perElement > kLongReduction;
-  if (std::optional<Schedule> reduction = tryReduction(
-          op, space, tuples, compensated, /*force=*/false, profile))
+  if (std::optional<Schedule> reduction =
+          tryReduction(op, space, system, tuples, compensated,
+                       /*force=*/false, profile))
     return *reduction;
   std::string whyNot;
   std::optional<DenseMatmul> matmul =
@@ -661,8 +806,9 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
   // limit, the work-items of a work-group (or several) share each element.
   if (profile.maxLoopIterations != 0 &&
       schedule.loopPasses > double(profile.maxLoopIterations))
-    if (std::optional<Schedule> reduction = tryReduction(
-            op, space, tuples, compensated, /*force=*/true, profile))
+    if (std::optional<Schedule> reduction =
+            tryReduction(op, space, system, tuples, compensated,
+                         /*force=*/true, profile))
       return *reduction;
   schedule.reason = "generic: one work-item per output element runs the "
                     "index space's loop nest (" +
