@@ -64,12 +64,11 @@ SmallVector<Value> Aggregator::add(ValueRange state, Value term) {
   return {sum, builder.create<arith::AddFOp>(loc, state[1], error)};
 }
 
-SmallVector<Value> Aggregator::addProduct(ValueRange state, Value a,
-                                          Value b) {
+SmallVector<Value> Aggregator::addProduct(ValueRange state, Value a, Value b) {
   if (kind != tile::AggregationKind::Add || !isa<FloatType>(computeType))
-    return add(state, emitElementwise(builder, loc, tile::ElementwiseKind::Mul,
-                                      {a, b}, {tileType, tileType},
-                                      computeType));
+    return add(state,
+               emitElementwise(builder, loc, tile::ElementwiseKind::Mul, {a, b},
+                               {tileType, tileType}, computeType));
   if (!compensated)
     return {builder.create<math::FmaOp>(loc, a, b, state[0])};
   Value product = builder.create<arith::MulFOp>(loc, a, b);

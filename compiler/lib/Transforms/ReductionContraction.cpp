@@ -170,8 +170,8 @@ void lowering::emitReductionContraction(KernelContext &context) {
   Value valid;
   if (elements % width != 0) {
     valid = index.lessThan(element, elements);
-    element = b.createOrFold<arith::MinSIOp>(
-        loc, element, index.constant(elements - 1));
+    element = b.createOrFold<arith::MinSIOp>(loc, element,
+                                             index.constant(elements - 1));
   }
   ArrayRef<int64_t> shape = op.getType().getShape();
   SmallVector<Value> coords = index.delinearize(element, shape);
@@ -205,9 +205,9 @@ void lowering::emitReductionContraction(KernelContext &context) {
 
   // The first sharer of each element (the work-items below `width`) wrote
   // the group's total itself at the last step.
-  Value first = width == 1 ? index.cmp(arith::CmpIPredicate::eq, item,
-                                       index.constant(0))
-                           : index.lessThan(item, width);
+  Value first =
+      width == 1 ? index.cmp(arith::CmpIPredicate::eq, item, index.constant(0))
+                 : index.lessThan(item, width);
   auto firstOnly = enterIf(b, loc, valid ? index.land(first, valid) : first);
   SmallVector<Value> total =
       partials.load(width == 1 ? index.constant(0) : item);
@@ -250,9 +250,9 @@ void lowering::emitPartialCombination(KernelContext &context) {
   ArrayRef<int64_t> shape = op.getType().getShape();
   SmallVector<Value> coords = index.delinearize(element, shape);
   Value identity = emitIdentity(b, loc, op.getAggregation(), resultType);
-  auto loop = b.create<scf::ForOp>(loc, item, index.constant(parts),
-                                   index.constant(items),
-                                   aggregator.start(identity));
+  auto loop =
+      b.create<scf::ForOp>(loc, item, index.constant(parts),
+                           index.constant(items), aggregator.start(identity));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());

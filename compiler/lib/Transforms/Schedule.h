@@ -18,6 +18,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tilec {
 namespace lowering {
@@ -156,6 +157,29 @@ constexpr int64_t kSerialCombination = 32;
 /// reduction: a float sum is compensated, and a few such elements get a
 /// work-group each.
 constexpr double kLongReduction = 1024;
+
+/// The work-group size of one-dimensional schedules: the largest power of
+/// two the device allows, at most 256 (enough to hide latency on GPUs while
+/// leaving several work-groups per compute unit).
+int64_t getLinearGroupSize(const DeviceProfile &profile);
+
+/// The address of `access` (integral rows) in a C-ordered buffer as
+/// coefficients per index variable plus a constant.
+std::optional<std::vector<int64_t>>
+getLinearAddress(const IndexSystem::Access &access, unsigned numIndices);
+
+/// The reduction schedule (ReductionSchedule.cpp), when `op`'s elements are
+/// few for the device's parallelism (or `force`d: one work-item per element
+/// would run more loop passes than the device allows), each aggregates a
+/// long reduction, and the partial aggregates of a work-group fit local
+/// memory. Several work-groups share each element (a second kernel combines
+/// their partials) where one per element leaves the device idle, and under
+/// a loop limit the work-group grows up to the device's maximum, then more
+/// work-groups share each element, until a work-item's loop passes fit.
+std::optional<Schedule>
+scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
+                  const IndexSystem &system, const TupleCount &tuples,
+                  bool compensated, bool force, const DeviceProfile &profile);
 
 /// Matches `op` (analysed as `space`) against the tiled schedule's shape.
 std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
