@@ -8,6 +8,13 @@
 // length. Each error comes from Knuth's TwoSum, which needs no comparison of
 // magnitudes (no branch or select: cheaper on CPUs and GPUs alike).
 //
+// A float sum of products (`+` over `*`) fuses each product into the sum
+// with one correctly rounded fma, which the language allows (it never loses
+// precision). A compensated one keeps the product rounded for TwoSum and adds
+// the product's own rounding error, fma(a, b, -p), to the compensation: the
+// Dot2 algorithm of Ogita, Rump and Oishi, as accurate as a sum of exact
+// products compensated.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
@@ -55,6 +62,21 @@ SmallVector<Value> Aggregator::add(ValueRange state, Value term) {
     return {emitAggregate(builder, loc, kind, tileType, state[0], term)};
   auto [sum, error] = sumWithError(state[0], term);
   return {sum, builder.create<arith::AddFOp>(loc, state[1], error)};
+}
+
+SmallVector<Value> Aggregator::addProduct(ValueRange state, Value a, Value b) {
+  if (kind != tile::AggregationKind::Add || !isa<FloatType>(computeType))
+    return add(state,
+               emitElementwise(builder, loc, tile::ElementwiseKind::Mul, {a, b},
+                               {tileType, tileType}, computeType));
+  if (!compensated)
+    return {builder.create<math::FmaOp>(loc, a, b, state[0])};
+  Value product = builder.create<arith::MulFOp>(loc, a, b);
+  Value productError = builder.create<math::FmaOp>(
+      loc, a, b, builder.create<arith::NegFOp>(loc, product));
+  auto [sum, error] = sumWithError(state[0], product);
+  Value errors = builder.create<arith::AddFOp>(loc, error, productError);
+  return {sum, builder.create<arith::AddFOp>(loc, state[1], errors)};
 }
 
 SmallVector<Value> Aggregator::combine(ValueRange a, ValueRange b) {

@@ -212,9 +212,8 @@ SmallVector<Value> ContractionNest::emitContribution(ValueRange state) {
   case tile::CombinationKind::None:
     return aggregator.add(state, values[0]);
   case tile::CombinationKind::Mul:
-    return aggregator.add(state,
-                          emitElementwise(b, loc, tile::ElementwiseKind::Mul,
-                                          values, types, computeType));
+    // The inputs have the output's type (the verifier checks it).
+    return aggregator.addProduct(state, values[0], values[1]);
   case tile::CombinationKind::Add:
     return aggregator.add(state,
                           emitElementwise(b, loc, tile::ElementwiseKind::Add,

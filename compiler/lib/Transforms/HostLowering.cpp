@@ -1144,9 +1144,17 @@ void HostLowering::printSharing(const KernelInfo &info) {
   const Schedule &s = info.schedule;
   const WorkSplit &split = s.split;
   const std::vector<double> &trips = info.tuples.levelTrips;
-  os << "  sharing: the " << s.localSize[0] << " work-items";
+  int64_t sharers = s.localSize[0] / s.elementsPerGroup;
+  os << "  sharing: ";
+  if (s.elementsPerGroup > 1)
+    os << "each work-group takes " << s.elementsPerGroup
+       << " neighbouring elements, one per neighbouring work-item; ";
+  os << "the " << sharers << " work-items";
+  if (s.elementsPerGroup > 1)
+    os << " of each element";
   if (s.partialGroups > 1)
-    os << " of each of " << s.partialGroups << " work-groups per element";
+    os << (s.elementsPerGroup > 1 ? " in each of " : " of each of ")
+       << s.partialGroups << " work-groups per element";
   os << " stride over ";
   if (split.stridedLevel < split.mergedLevels) {
     double total = 1;
@@ -1158,11 +1166,13 @@ void HostLowering::printSharing(const KernelInfo &info) {
     os << "loop " << split.stridedLevel << " (up to "
        << llvm::format("%.0f", trips[split.stridedLevel]) << " iterations)";
   }
-  unsigned steps = llvm::Log2_64(uint64_t(s.localSize[0]));
+  unsigned steps = llvm::Log2_64(uint64_t(sharers));
   os << "; the other loops run whole in each; then " << steps
      << " tree steps in local memory";
   if (s.partialGroups > 1)
-    os << "; work-item 0 stores the group's partial in temporary '" << info.name
+    os << (s.elementsPerGroup > 1 ? "; the first work-item of each element"
+                                  : "; work-item 0")
+       << " stores the group's partial in temporary '" << info.name
        << "_partials'";
   os << "\n";
 }
@@ -1240,9 +1250,15 @@ void HostLowering::printExplanation(const KernelInfo &info,
        << "\n";
   if (s.kind == ScheduleKind::ReductionContraction)
     printSharing(info);
-  if (s.kind == ScheduleKind::PartialCombination)
+  if (s.kind == ScheduleKind::PartialCombination && !s.treeCombination)
     os << "  combines: the partials of " << s.partialGroups
        << " work-groups per element, in order, one work-item per element\n";
+  if (s.kind == ScheduleKind::PartialCombination && s.treeCombination)
+    os << "  combines: the partials of " << s.partialGroups
+       << " work-groups per element, shared by the " << s.localSize[0]
+       << " work-items of a work-group per element, then "
+       << llvm::Log2_64(uint64_t(s.localSize[0]))
+       << " tree steps in local memory\n";
   if (profile.maxLoopIterations != 0)
     os << "  loop passes: " << llvm::format("%.0f", s.loopPasses)
        << " per work-item (device stops loops after "

@@ -93,6 +93,12 @@ public:
   llvm::SmallVector<mlir::Value> start(mlir::Value initial);
   /// `state` with one more term.
   llvm::SmallVector<mlir::Value> add(mlir::ValueRange state, mlir::Value term);
+  /// `state` with the term `a * b` (compute values of the aggregate's type):
+  /// a float sum fuses the product into its sum with one correctly rounded
+  /// fma, and a compensated one also carries the product's exact rounding
+  /// error; otherwise add(state, a * b).
+  llvm::SmallVector<mlir::Value> addProduct(mlir::ValueRange state,
+                                            mlir::Value a, mlir::Value b);
   /// The aggregate of the terms of `a` and `b` (partials of two work-items).
   llvm::SmallVector<mlir::Value> combine(mlir::ValueRange a,
                                          mlir::ValueRange b);

@@ -7,12 +7,17 @@
 // combined by a tree in local memory, halving the active work-items at each
 // step. Work-item 0 then applies the initial value (the identity or the
 // `default` element), runs the fused epilogue and stores, so every element
-// is still written by exactly one work-item.
+// is still written by exactly one work-item. A column reduction on a GPU
+// gives a work-group several neighbouring elements instead, one per
+// neighbouring work-item (so that their loads coalesce), and the tree
+// combines each element's work-items.
 //
-// Where the device stops loops after a number of passes (llvmpipe), several
-// work-groups may share one element: each stores its partial aggregate in a
-// temporary, and a second kernel, one work-item per element, combines them
-// and finishes as work-item 0 does above.
+// Where the elements' work-groups alone would leave the device idle, or the
+// device stops loops after a number of passes (llvmpipe), several
+// work-groups share one element: each stores its partial aggregate in a
+// temporary, and a second kernel combines them and finishes as work-item 0
+// does above: one work-item per element for a few partials, a work-group
+// per element sharing them and combining by a tree for many.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +26,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace tilec;
@@ -82,6 +89,23 @@ static OpBuilder::InsertionGuard enterIf(OpBuilder &b, Location loc,
   return guard;
 }
 
+/// Combines the partials of the `sharers` work-items of each element of a
+/// work-group (a power of two; work-item `item` is sharer item / `stride` of
+/// element item % `stride`) into its first sharer's: at each step the lower
+/// half of the active sharers adds the partial of its partner in the upper
+/// half.
+static void emitTree(OpBuilder &b, Location loc, IndexBuilder &index,
+                     Aggregator &aggregator, PartialArrays &partials,
+                     Value item, int64_t sharers, int64_t stride = 1) {
+  for (int64_t half = sharers / 2; half >= 1; half /= 2) {
+    b.create<gpu::BarrierOp>(loc);
+    auto inLowerHalf = enterIf(b, loc, index.lessThan(item, half * stride));
+    Value partner = index.add(item, index.constant(half * stride));
+    partials.store(
+        aggregator.combine(partials.load(item), partials.load(partner)), item);
+  }
+}
+
 /// Finishes element `element` (at `coords`) from the aggregate `total` of
 /// its tuples: adds the initial value (the `default` element), rounds, runs
 /// the fused epilogue and stores.
@@ -124,40 +148,69 @@ void lowering::emitReductionContraction(KernelContext &context) {
   // Workgroup memory comes first in the kernel (docs/kernel-ir.md).
   PartialArrays partials(b, loc, aggregator, items);
 
-  // `parts` work-groups per element, exactly: no work-item is guarded off,
-  // so every one reaches every barrier. The element's sharers are numbered
-  // across its work-groups.
+  // `parts` work-groups per block of `width` neighbouring elements
+  // (usually 1), exactly: no work-item is guarded off, so every one reaches
+  // every barrier. Work-item `item` works on element item % width of the
+  // block, as sharer item / width of the group's `sharers`; an element's
+  // sharers are numbered across its work-groups.
   int64_t parts = schedule.partialGroups;
+  int64_t width = schedule.elementsPerGroup;
+  int64_t sharers = items / width;
   int64_t elements = op.getType().getNumElements();
+  int64_t blocks = llvm::divideCeil(elements, width);
   Value item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
   SmallVector<Value> groupCoords = index.delinearize(
-      b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x), {elements, parts});
-  Value element = groupCoords[0], part = groupCoords[1];
+      b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x), {blocks, parts});
+  Value block = groupCoords[0], part = groupCoords[1];
+  SmallVector<Value> itemCoords = index.delinearize(item, {sharers, width});
+  Value element = index.add(index.mul(block, width), itemCoords[1]);
+  // The last block may reach past the elements: those work-items aggregate
+  // nothing (at the last element's coordinates, so that every address is
+  // valid) and store nothing.
+  Value valid;
+  if (elements % width != 0) {
+    valid = index.lessThan(element, elements);
+    element = b.createOrFold<arith::MinSIOp>(loc, element,
+                                             index.constant(elements - 1));
+  }
   ArrayRef<int64_t> shape = op.getType().getShape();
   SmallVector<Value> coords = index.delinearize(element, shape);
 
   Value identity = emitIdentity(b, loc, op.getAggregation(), resultType);
-  Value sharer = index.add(index.mul(part, items), item);
-  SmallVector<Value> partial =
-      ContractionNest(context, aggregator, coords)
-          .emitShare(aggregator.start(identity), schedule.split, sharer,
-                     items * parts);
+  Value sharer = index.add(index.mul(part, sharers), itemCoords[0]);
+  auto emitNest = [&] {
+    return ContractionNest(context, aggregator, coords)
+        .emitShare(aggregator.start(identity), schedule.split, sharer,
+                   sharers * parts);
+  };
+  SmallVector<Value> partial;
+  if (!valid) {
+    partial = emitNest();
+  } else {
+    SmallVector<Value> start = aggregator.start(identity);
+    auto ifOp = b.create<scf::IfOp>(loc, ValueRange(start).getTypes(), valid,
+                                    /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      b.create<scf::YieldOp>(loc, emitNest());
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      b.create<scf::YieldOp>(loc, start);
+    }
+    partial.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  }
   partials.store(partial, item);
 
-  // The tree: at each step the lower half of the active work-items adds
-  // the partial of its partner in the upper half.
-  for (int64_t half = items / 2; half >= 1; half /= 2) {
-    b.create<gpu::BarrierOp>(loc);
-    auto inLowerHalf = enterIf(b, loc, index.lessThan(item, half));
-    Value partner = index.add(item, index.constant(half));
-    partials.store(
-        aggregator.combine(partials.load(item), partials.load(partner)), item);
-  }
+  emitTree(b, loc, index, aggregator, partials, item, sharers, width);
 
-  // Work-item 0 wrote the total itself at the last step.
-  auto first = enterIf(
-      b, loc, index.cmp(arith::CmpIPredicate::eq, item, index.constant(0)));
-  SmallVector<Value> total = partials.load(index.constant(0));
+  // The first sharer of each element (the work-items below `width`) wrote
+  // the group's total itself at the last step.
+  Value first =
+      width == 1 ? index.cmp(arith::CmpIPredicate::eq, item, index.constant(0))
+                 : index.lessThan(item, width);
+  auto firstOnly = enterIf(b, loc, valid ? index.land(first, valid) : first);
+  SmallVector<Value> total =
+      partials.load(width == 1 ? index.constant(0) : item);
   if (parts > 1) {
     for (auto [value, stored] : llvm::enumerate(total))
       b.create<memref::StoreOp>(
@@ -179,14 +232,27 @@ void lowering::emitPartialCombination(KernelContext &context) {
                         schedule.compensated);
   int64_t parts = schedule.partialGroups;
   int64_t elements = op.getType().getNumElements();
+  // Many partials: the element's work-group shares them, work-item t taking
+  // t, t + G, ... in order, and a tree combines the work-items'.
+  int64_t items = schedule.treeCombination ? schedule.localSize[0] : 1;
+  std::optional<PartialArrays> shared;
+  if (schedule.treeCombination)
+    shared.emplace(b, loc, aggregator, items);
 
-  Value element = emitGuardedLinearId(context, index);
+  Value element, item;
+  if (schedule.treeCombination) {
+    element = b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x);
+    item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
+  } else {
+    element = emitGuardedLinearId(context, index);
+    item = index.constant(0);
+  }
   ArrayRef<int64_t> shape = op.getType().getShape();
   SmallVector<Value> coords = index.delinearize(element, shape);
   Value identity = emitIdentity(b, loc, op.getAggregation(), resultType);
   auto loop =
-      b.create<scf::ForOp>(loc, index.constant(0), index.constant(parts),
-                           index.constant(1), aggregator.start(identity));
+      b.create<scf::ForOp>(loc, item, index.constant(parts),
+                           index.constant(items), aggregator.start(identity));
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
@@ -200,5 +266,14 @@ void lowering::emitPartialCombination(KernelContext &context) {
         loc, aggregator.combine(loop.getRegionIterArgs(), partial));
   }
   SmallVector<Value> total(loop.getResults());
+  if (schedule.treeCombination) {
+    shared->store(total, item);
+    emitTree(b, loc, index, aggregator, *shared, item, items);
+    auto first = enterIf(
+        b, loc, index.cmp(arith::CmpIPredicate::eq, item, index.constant(0)));
+    emitElementTail(context, aggregator, index, coords,
+                    shared->load(index.constant(0)), element);
+    return;
+  }
   emitElementTail(context, aggregator, index, coords, total, element);
 }

@@ -18,6 +18,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tilec {
 namespace lowering {
@@ -98,10 +99,19 @@ struct Schedule {
   std::optional<DenseMatmul> matmul;
   /// Reduction schedules: how the work-group shares an element's tuples.
   WorkSplit split;
+  /// Reduction schedules: the neighbouring elements one work-group takes,
+  /// one per neighbouring work-item (a column reduction on a GPU: coalesced
+  /// loads); the group's work-items of one element share it.
+  int64_t elementsPerGroup = 1;
   /// Reduction schedules: the work-groups sharing each element. Above 1,
   /// each group writes its partial aggregate to a temporary and a second
   /// kernel (scheduleCombination) combines them.
   int64_t partialGroups = 1;
+  /// Partial combination: one work-group per element whose work-items share
+  /// its partials and combine them by a tree in local memory (many
+  /// partials), rather than one work-item per element combining them in
+  /// order.
+  bool treeCombination = false;
   /// Float `+` contractions whose elements may aggregate many tuples sum
   /// with Kahan-Babuska-Neumaier compensation (docs/scheduler.md).
   bool compensated = false;
@@ -118,10 +128,58 @@ struct Schedule {
 /// The register budget per work-item the schedules are held to.
 constexpr int64_t kRegisterBudget = 128;
 
+/// The registers of a GPU compute unit the model assumes: what keeps two
+/// work-groups of 256 work-items at the budget resident (64K 32-bit
+/// registers per unit on NVIDIA since Kepler and on AMD's CDNA).
+constexpr int64_t kUnitRegisters = kRegisterBudget * 2 * 256;
+
+/// The most work-items a GPU compute unit keeps resident (NVIDIA: 2048
+/// since Volta; AMD's CDNA: 2560), which the profile does not report.
+constexpr int64_t kUnitResidentItems = 2048;
+
+/// A reduction is split over several work-groups per element only while
+/// each work-item still aggregates this many tuples: a work-group's share
+/// then takes longer than the second kernel's launch that combines the
+/// groups (one work-group of 256 streams about 7e9 f32 per second on the
+/// H200, so 65536 tuples take about 9 us, a launch 3 to 5 us).
+constexpr double kSplitTuplesPerItem = 256;
+
+/// The neighbouring elements a column reduction's work-group takes: a
+/// warp's 32 loads of f32 then make one 128-byte line.
+constexpr int64_t kCoalescedElements = 32;
+
+/// Up to this many partials per element, the combining kernel gives each
+/// element one work-item that combines them in order; beyond, a work-group
+/// that shares them and combines them by a tree.
+constexpr int64_t kSerialCombination = 32;
+
 /// An output element aggregating more tuples than this has a long
 /// reduction: a float sum is compensated, and a few such elements get a
 /// work-group each.
 constexpr double kLongReduction = 1024;
+
+/// The work-group size of one-dimensional schedules: the largest power of
+/// two the device allows, at most 256 (enough to hide latency on GPUs while
+/// leaving several work-groups per compute unit).
+int64_t getLinearGroupSize(const DeviceProfile &profile);
+
+/// The address of `access` (integral rows) in a C-ordered buffer as
+/// coefficients per index variable plus a constant.
+std::optional<std::vector<int64_t>>
+getLinearAddress(const IndexSystem::Access &access, unsigned numIndices);
+
+/// The reduction schedule (ReductionSchedule.cpp), when `op`'s elements are
+/// few for the device's parallelism (or `force`d: one work-item per element
+/// would run more loop passes than the device allows), each aggregates a
+/// long reduction, and the partial aggregates of a work-group fit local
+/// memory. Several work-groups share each element (a second kernel combines
+/// their partials) where one per element leaves the device idle, and under
+/// a loop limit the work-group grows up to the device's maximum, then more
+/// work-groups share each element, until a work-item's loop passes fit.
+std::optional<Schedule>
+scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
+                  const IndexSystem &system, const TupleCount &tuples,
+                  bool compensated, bool force, const DeviceProfile &profile);
 
 /// Matches `op` (analysed as `space`) against the tiled schedule's shape.
 std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,

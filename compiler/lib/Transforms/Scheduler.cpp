@@ -21,10 +21,7 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::lowering;
 
-/// The work-group size of one-dimensional schedules: the largest power of
-/// two the device allows, at most 256 (enough to hide latency on GPUs while
-/// leaving several work-groups per compute unit).
-static int64_t getLinearGroupSize(const DeviceProfile &profile) {
+int64_t lowering::getLinearGroupSize(const DeviceProfile &profile) {
   uint64_t limit = std::min<uint64_t>(
       {256, profile.maxWorkGroupSize, profile.maxWorkItemSizes[0]});
   return std::max<int64_t>(1, llvm::bit_floor(limit));
@@ -45,10 +42,9 @@ Schedule lowering::schedulePerElement(int64_t elements, int64_t registers,
   return schedule;
 }
 
-/// The address of `access` (integral rows) in a C-ordered buffer as
-/// coefficients per index variable plus a constant.
-static std::optional<std::vector<int64_t>>
-getLinearAddress(const IndexSystem::Access &access, unsigned numIndices) {
+std::optional<std::vector<int64_t>>
+lowering::getLinearAddress(const IndexSystem::Access &access,
+                           unsigned numIndices) {
   std::vector<int64_t> address(numIndices + 1, 0);
   int64_t stride = 1;
   for (unsigned dim = access.rows.size(); dim-- > 0;) {
@@ -398,181 +394,6 @@ static int64_t getWorkGroups(const Schedule &schedule) {
   return schedule.numGroups[0] * schedule.numGroups[1] * schedule.numGroups[2];
 }
 
-/// How a reduction work-group shares an element's loop nest: the leading
-/// loops with constant bounds merge into one, and the work-items stride over
-/// the loop with the most iterations (the outermost of equals), so that a
-/// dense box is one linear range that neighbouring work-items walk together.
-static WorkSplit chooseWorkSplit(const ContractionSpace &space,
-                                 const TupleCount &tuples,
-                                 const DeviceProfile &profile) {
-  WorkSplit split;
-  split.contiguous = profile.type == DeviceType::CPU;
-  unsigned levels = space.bounds.size();
-  while (split.mergedLevels < levels &&
-         space.bounds[split.mergedLevels].constantRange)
-    ++split.mergedLevels;
-  double mostTrips = -1;
-  if (split.mergedLevels > 0) {
-    mostTrips = 1;
-    for (unsigned level = 0; level < split.mergedLevels; ++level)
-      mostTrips *= tuples.levelTrips[level];
-  }
-  for (unsigned level = split.mergedLevels; level < levels; ++level) {
-    if (tuples.levelTrips[level] > mostTrips) {
-      mostTrips = tuples.levelTrips[level];
-      split.stridedLevel = level;
-    }
-  }
-  return split;
-}
-
-/// The iterations of the loop that `split` deals out to the work-items:
-/// the merged loops' product, or the strided loop's.
-static double getSharedTrips(const WorkSplit &split, const TupleCount &tuples) {
-  if (split.stridedLevel >= split.mergedLevels)
-    return tuples.levelTrips[split.stridedLevel];
-  double trips = 1;
-  for (unsigned level = 0; level < split.mergedLevels; ++level)
-    trips *= tuples.levelTrips[level];
-  return trips;
-}
-
-/// The loop passes of a work-item when `sharers` work-items (the
-/// work-groups of an element together) share an element's loop nest as
-/// `split` says.
-static double countSharedPasses(const WorkSplit &split,
-                                const TupleCount &tuples, int64_t sharers) {
-  std::vector<double> trips;
-  // The shared loop's position in `trips`: the merged loop comes first.
-  unsigned shared = 0, level = 0;
-  if (split.mergedLevels > 0) {
-    double merged = 1;
-    for (; level < split.mergedLevels; ++level)
-      merged *= tuples.levelTrips[level];
-    trips.push_back(merged);
-  }
-  for (; level < tuples.levelTrips.size(); ++level) {
-    if (level == split.stridedLevel)
-      shared = trips.size();
-    trips.push_back(tuples.levelTrips[level]);
-  }
-  trips[shared] = std::ceil(trips[shared] / double(sharers));
-  return countLoopPasses(trips);
-}
-
-/// The reduction schedule, when `op`'s elements are few for the device's
-/// parallelism (or `force`d: one work-item per element would run more loop
-/// passes than the device allows), each aggregates a long reduction, and
-/// the partial aggregates of a work-group fit local memory. Under a loop
-/// limit the work-group grows up to the device's maximum, then several
-/// work-groups share each element (a second kernel combines their
-/// partials), until a work-item's loop passes fit.
-static std::optional<Schedule> tryReduction(tile::ContractOp op,
-                                            const ContractionSpace &space,
-                                            const TupleCount &tuples,
-                                            bool compensated, bool force,
-                                            const DeviceProfile &profile) {
-  int64_t elements = op.getType().getNumElements();
-  int64_t linearSize = getLinearGroupSize(profile);
-  if (op.getAggregation() == tile::AggregationKind::Assign ||
-      tuples.levelTrips.empty())
-    return std::nullopt;
-  if (!force &&
-      (tuples.perElement <= kLongReduction ||
-       double(elements) >= double(profile.computeUnits) * double(linearSize)))
-    return std::nullopt;
-  // Each work-item's partial aggregate (and its compensation) in local
-  // memory; bools are bytes there.
-  Type computeType = getComputeType(op.getType().getElementType());
-  int64_t partialBytes =
-      std::max<int64_t>(1, computeType.getIntOrFloatBitWidth() / 8) *
-      (compensated ? 2 : 1);
-  auto fitsLocalMemory = [&](int64_t size) {
-    return uint64_t(size * partialBytes) <= profile.localMemBytes;
-  };
-  int64_t groupSize = linearSize;
-  while (groupSize > 1 && !fitsLocalMemory(groupSize))
-    groupSize /= 2;
-  if (groupSize < 2)
-    return std::nullopt;
-
-  WorkSplit split = chooseWorkSplit(space, tuples, profile);
-  double limit = double(profile.maxLoopIterations);
-  auto fits = [&](int64_t sharers) {
-    return limit == 0 || countSharedPasses(split, tuples, sharers) <= limit;
-  };
-  int64_t largest = std::max<int64_t>(
-      1, llvm::bit_floor(std::min<uint64_t>(profile.maxWorkGroupSize,
-                                            profile.maxWorkItemSizes[0])));
-  while (!fits(groupSize) && groupSize * 2 <= largest &&
-         fitsLocalMemory(groupSize * 2))
-    groupSize *= 2;
-  // The fewest work-groups per element that fit (the passes fall as they
-  // grow); partial aggregates in global memory are not kept for bools.
-  int64_t partialGroups = 1;
-  if (!fits(groupSize) && !computeType.isInteger(1)) {
-    int64_t most = std::max<int64_t>(
-        1, int64_t(std::ceil(getSharedTrips(split, tuples) / groupSize)));
-    int64_t low = 1, high = most;
-    while (low < high) {
-      int64_t middle = low + (high - low) / 2;
-      if (fits(groupSize * middle))
-        high = middle;
-      else
-        low = middle + 1;
-    }
-    partialGroups = low;
-  }
-
-  Schedule schedule;
-  schedule.kind = ScheduleKind::ReductionContraction;
-  schedule.localSize[0] = groupSize;
-  schedule.numGroups[0] = elements * partialGroups;
-  schedule.activeItems = elements * partialGroups * groupSize;
-  schedule.split = split;
-  schedule.partialGroups = partialGroups;
-  schedule.compensated = compensated;
-  schedule.localMemBytes = groupSize * partialBytes;
-  schedule.registers = 20 + 2 * int64_t(space.freeVars.size()) +
-                       int64_t(space.pivots.size()) + (compensated ? 2 : 0);
-  schedule.loopPasses =
-      countSharedPasses(split, tuples, groupSize * partialGroups);
-  std::string size = std::to_string(groupSize);
-  if (force)
-    schedule.reason =
-        "reduction: one work-item per element would run " +
-        llvm::formatv("{0:F0}", countLoopPasses(tuples.levelTrips)).str() +
-        " loop passes, more than the device allows";
-  else
-    schedule.reason = "reduction: " + std::to_string(elements) +
-                      " output element(s), fewer than the device runs at "
-                      "once (" +
-                      std::to_string(profile.computeUnits) +
-                      " compute units x " + std::to_string(linearSize) +
-                      " work-items)";
-  schedule.reason += ", each aggregating up to " +
-                     std::to_string(int64_t(tuples.perElement)) + " tuples: ";
-  if (partialGroups == 1)
-    schedule.reason += "one work-group of " + size +
-                       " work-items per element shares its tuples, then a "
-                       "tree reduction in local memory";
-  else
-    schedule.reason += std::to_string(partialGroups) + " work-groups of " +
-                       size +
-                       " work-items per element share its tuples, each "
-                       "combines its work-items' partials by a tree in local "
-                       "memory and writes the result to a temporary; a "
-                       "second kernel combines them";
-  if (limit != 0 && (groupSize != linearSize || partialGroups > 1))
-    schedule.reason +=
-        " (the device stops loops after " +
-        std::to_string(profile.maxLoopIterations) + " passes: " +
-        (partialGroups > 1 ? "no work-group of one element stays below"
-                           : "the largest work-group that stays below") +
-        ")";
-  return schedule;
-}
-
 Schedule lowering::scheduleGeneric(int64_t elements,
                                    const ContractionSpace &space,
                                    const TupleCount &tuples, bool compensated,
@@ -586,23 +407,6 @@ Schedule lowering::scheduleGeneric(int64_t elements,
   return schedule;
 }
 
-Schedule lowering::scheduleCombination(const Schedule &reduction,
-                                       int64_t elements,
-                                       const DeviceProfile &profile) {
-  Schedule schedule =
-      schedulePerElement(elements, reduction.registers, profile);
-  schedule.kind = ScheduleKind::PartialCombination;
-  schedule.partialGroups = reduction.partialGroups;
-  schedule.compensated = reduction.compensated;
-  schedule.loopPasses = countLoopPasses({double(reduction.partialGroups)});
-  schedule.reason = "combines the partial aggregates of the " +
-                    std::to_string(reduction.partialGroups) +
-                    " work-groups of each element, then the initial value "
-                    "and the epilogue; " +
-                    schedule.reason;
-  return schedule;
-}
-
 Schedule lowering::scheduleContraction(tile::ContractOp op,
                                        const ContractionSpace &space,
                                        const IndexSystem &system,
@@ -611,8 +415,9 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
   bool compensated = op.getAggregation() == tile::AggregationKind::Add &&
                      isa<FloatType>(op.getType().getElementType()) &&
                      tuples.perElement > kLongReduction;
-  if (std::optional<Schedule> reduction = tryReduction(
-          op, space, tuples, compensated, /*force=*/false, profile))
+  if (std::optional<Schedule> reduction =
+          scheduleReduction(op, space, system, tuples, compensated,
+                            /*force=*/false, profile))
     return *reduction;
   std::string whyNot;
   std::optional<DenseMatmul> matmul =
@@ -661,8 +466,9 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
   // limit, the work-items of a work-group (or several) share each element.
   if (profile.maxLoopIterations != 0 &&
       schedule.loopPasses > double(profile.maxLoopIterations))
-    if (std::optional<Schedule> reduction = tryReduction(
-            op, space, tuples, compensated, /*force=*/true, profile))
+    if (std::optional<Schedule> reduction =
+            scheduleReduction(op, space, system, tuples, compensated,
+                              /*force=*/true, profile))
       return *reduction;
   schedule.reason = "generic: one work-item per output element runs the "
                     "index space's loop nest (" +

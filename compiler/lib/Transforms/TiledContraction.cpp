@@ -4,7 +4,8 @@
 // the output, each work-item a regM x regN register tile. The reduction
 // advances blockK at a time: the work-group stages the A slice transposed
 // (k-major) and the B slice in local memory, synchronises, and every
-// work-item runs blockK rank-1 updates of its register tile, fully unrolled.
+// work-item runs blockK rank-1 updates of its register tile, fully unrolled,
+// each element one fma (the contract allows fusing a multiply-accumulate).
 //
 // A work-item's rows (and columns) come in groups of `vectorWidth`
 // consecutive ones, the groups strided by the work-group's extent times the
@@ -23,6 +24,7 @@
 #include "KernelBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -225,9 +227,9 @@ SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial) {
   ValueRange accumulators = loop.getRegionIterArgs();
   for (int64_t r = 0; r < tile.regM; ++r)
     for (int64_t c = 0; c < tile.regN; ++c) {
-      Value product = b.create<arith::MulFOp>(loc, a[r], bValues[c]);
-      next.push_back(b.create<arith::AddFOp>(
-          loc, accumulators[r * tile.regN + c], product));
+      // One correctly rounded fma per multiply-accumulate (docs/codegen.md).
+      next.push_back(b.create<math::FmaOp>(loc, a[r], bValues[c],
+                                           accumulators[r * tile.regN + c]));
     }
   b.create<scf::YieldOp>(loc, next);
   return SmallVector<Value>(loop.getResults());
