@@ -32,6 +32,9 @@ Error VulkanExecutor::fail(const Error &error) const {
 
 Expected<std::unique_ptr<VulkanExecutor>>
 VulkanExecutor::create(Device &device, Bundle bundle, std::string name) {
+  // A bundle built in memory (the JIT's) is checked as a file is.
+  if (Status valid = validateBundle(bundle); !valid)
+    return Error(name + ": " + valid.error().message());
   std::unique_ptr<VulkanExecutor> executor(
       new VulkanExecutor(device, std::move(bundle), std::move(name)));
   if (Status status = executor->createPipelines(); !status)
