@@ -233,7 +233,7 @@ TEST(NpyTest, RefusesBadFiles) {
 }
 
 TEST(NpyTest, NeverCrashesOnCorruptImages) {
-  HostTensor tensor = randomTensor(DType::F32, {3, 2}, 7);
+  HostTensor tensor = *randomTensor(DType::F32, {3, 2}, 7);
   std::string image = serializeNpy(tensor);
   std::string error;
   // Every proper prefix is refused.
@@ -293,7 +293,7 @@ TEST(NpyTest, RoundTripsThroughFiles) {
   uint64_t seed = 1;
   for (DType type : kAllDTypes) {
     for (const Shape &shape : {Shape{}, Shape{0}, Shape{3, 5}}) {
-      HostTensor tensor = randomTensor(type, shape, seed++);
+      HostTensor tensor = *randomTensor(type, shape, seed++);
       std::string path = dir.file(std::string(dtypeName(type)) + ".npy");
       std::string error;
       ASSERT_TRUE(writeNpy(path, tensor, error)) << error;
