@@ -19,6 +19,8 @@ packages=(
   nlohmann-json3-dev libxxhash-dev python3-numpy
   # the CLBlast SGEMM baseline of bench/
   libclblast-dev
+  # clang and its libFuzzer/sanitizer runtimes, for the fuzzers (tests/fuzz, -DTILEC_FUZZERS=ON)
+  clang-19 libclang-rt-19-dev
 )
 missing=()
 for p in "${packages[@]}"; do
