@@ -24,9 +24,9 @@
 //
 // A kernel's "params" are what its code addresses, per argument; its sizes
 // the geometry its indexing was generated for (validateBundle checks every
-// launch against both). A kernel's "spirv" is the base64 of its SPIR-V module's little-endian
-// words. It and "msl" are empty strings when the bundle was compiled without
-// those targets; either every kernel has SPIR-V or none has. A
+// launch against both). A kernel's "spirv" is the base64 of its SPIR-V module's
+// little-endian words. It and "msl" are empty strings when the bundle was
+// compiled without those targets; either every kernel has SPIR-V or none has. A
 // launch's dimensions are the length of its size arrays. Keys a reader
 // does not know are ignored, so that additions which old readers may skip
 // (another target's code) need no new version; any change of meaning bumps

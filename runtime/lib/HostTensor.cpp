@@ -252,7 +252,8 @@ double tilec::bfloat16ToDouble(uint16_t bits) {
 static std::optional<uint64_t> tensorBytes(DType dtype, const Shape &shape) {
   std::optional<int64_t> elements = tilec::numElements(shape);
   uint64_t bytes;
-  if (!elements || !checkedMultiply(uint64_t(*elements), dtypeSize(dtype), bytes))
+  if (!elements ||
+      !checkedMultiply(uint64_t(*elements), dtypeSize(dtype), bytes))
     return std::nullopt;
   return bytes;
 }
@@ -275,9 +276,9 @@ Expected<HostTensor> HostTensor::allocate(DType dtype, Shape shape) {
                             "64 bits");
   uint64_t available = availableHostMemory();
   if (*size > available)
-    return Error(typeName + " is too large: it needs " +
-                 std::to_string(*size) + " bytes, and the host has " +
-                 std::to_string(available) + " bytes of memory available");
+    return Error(typeName + " is too large: it needs " + std::to_string(*size) +
+                 " bytes, and the host has " + std::to_string(available) +
+                 " bytes of memory available");
   try {
     return HostTensor(dtype, std::move(shape));
   } catch (const std::exception &) {

@@ -58,12 +58,14 @@ Bundle sampleBundle() {
   relu.args = {2, 3};
   bundle.launches = {matmul, relu};
   // What each kernel addresses, and the geometry it was generated for.
-  bundle.kernels[0].params = {
-      {DType::F32, 2048, false}, {DType::F16, 1024, false}, {DType::F32, 512, true}};
+  bundle.kernels[0].params = {{DType::F32, 2048, false},
+                              {DType::F16, 1024, false},
+                              {DType::F32, 512, true}};
   bundle.kernels[0].dims = 2;
   bundle.kernels[0].globalSize = matmul.globalSize;
   bundle.kernels[0].localSize = matmul.localSize;
-  bundle.kernels[1].params = {{DType::F32, 512, false}, {DType::F32, 512, true}};
+  bundle.kernels[1].params = {{DType::F32, 512, false},
+                              {DType::F32, 512, true}};
   bundle.kernels[1].globalSize = relu.globalSize;
   bundle.kernels[1].localSize = relu.localSize;
   bundle.explanation = "matmul_0: 8x4 work-groups\n";
@@ -472,7 +474,9 @@ TEST(BundleTest, LaunchesAreCheckedAgainstTheirKernels) {
             prefix + "launches[0].args[0]: buffer 2 ('XW') is f32[32, 16], "
                      "but argument 0 of kernel 'matmul_0' is 2048 elements "
                      "of f32");
-  EXPECT_EQ(errorAfter([](json &b) { b["launches"][0]["args"] = {0, 1}; }),
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][0]["args"] = {0, 1};
+            }),
             prefix + "launches[0].args: 2 arguments, but kernel 'matmul_0' "
                      "takes 3");
   // A buffer smaller than the kernel addresses: it would write past it.
@@ -494,15 +498,14 @@ TEST(BundleTest, LaunchesAreCheckedAgainstTheirKernels) {
             prefix + "launches[0].args[0]: kernel 'matmul_0' writes argument "
                      "0, but buffer 0 ('X') holds an input");
   // Launches in the wrong order read what nothing wrote yet.
-  EXPECT_EQ(errorAfter([](json &b) {
-              std::swap(b["launches"][0], b["launches"][1]);
-            }),
+  EXPECT_EQ(errorAfter(
+                [](json &b) { std::swap(b["launches"][0], b["launches"][1]); }),
             prefix + "launches[0].args[0]: kernel 'relu_1' reads buffer 2 "
                      "('XW') before any launch writes it");
   // Another geometry than the kernel's, and one beyond 64-bit counts.
   EXPECT_EQ(errorAfter([](json &b) {
-              b["launches"][0]["global_size"] = {uint64_t(1) << 40,
-                                                 uint64_t(1) << 40};
+              b["launches"][0]["global_size"] = {uint64_t(1) << 40, uint64_t(1)
+                                                                        << 40};
             }),
             prefix + "launches[0].global_size: [1099511627776, "
                      "1099511627776] is not the global size [32, 16] that "
@@ -512,19 +515,18 @@ TEST(BundleTest, LaunchesAreCheckedAgainstTheirKernels) {
             }),
             prefix + "launches[0].local_size: [4, 4] is not the local size "
                      "[8, 4] that kernel 'matmul_0' was generated for");
-  EXPECT_EQ(errorAfter([](json &b) {
-              for (json *sized : {&b["launches"][0], &b["kernels"][0]})
-                (*sized)["global_size"] = {uint64_t(1) << 40,
-                                           uint64_t(1) << 40};
-            }),
-            prefix + "launches[0].global_size: [1099511627776, "
-                     "1099511627776] has more than 2^64 work-items");
+  EXPECT_EQ(
+      errorAfter([](json &b) {
+        for (json *sized : {&b["launches"][0], &b["kernels"][0]})
+          (*sized)["global_size"] = {uint64_t(1) << 40, uint64_t(1) << 40};
+      }),
+      prefix + "launches[0].global_size: [1099511627776, "
+               "1099511627776] has more than 2^64 work-items");
   // The signature is part of the format.
   EXPECT_EQ(errorAfter([](json &b) { b["kernels"][0].erase("params"); }),
             "b.json: kernels[0]: the key 'params' is missing");
-  EXPECT_EQ(errorAfter([](json &b) {
-              b["kernels"][0]["params"][2]["elements"] = -1;
-            }),
+  EXPECT_EQ(errorAfter(
+                [](json &b) { b["kernels"][0]["params"][2]["elements"] = -1; }),
             "b.json: kernels[0].params[2].elements: expected a non-negative "
             "integer, got -1");
 }

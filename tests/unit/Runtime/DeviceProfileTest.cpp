@@ -160,7 +160,8 @@ TEST(DeviceProfileTest, ProfilesThatAreNotRegularFilesAreRefused) {
   ScopedTempDir dir;
   std::string fifo = (dir.path() / "profile.json").string();
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  for (const std::string &path : {fifo, std::string("/dev/zero"), dir.path().string()}) {
+  for (const std::string &path :
+       {fifo, std::string("/dev/zero"), dir.path().string()}) {
     DeviceProfile profile = makeProfile();
     Status status = applyProfileFile(profile, path);
     ASSERT_FALSE(status) << path;
@@ -179,8 +180,8 @@ TEST(DeviceProfileTest, NumbersOutOfRangeAreErrorsNotExceptions) {
   ASSERT_FALSE(status);
   EXPECT_EQ(status.error().message().rfind("p.json: ", 0), 0u)
       << status.error().message();
-  status = applyProfileOverrides(profile, "{\"max_alloc_bytes\": 1e400}",
-                                 "p.json");
+  status =
+      applyProfileOverrides(profile, "{\"max_alloc_bytes\": 1e400}", "p.json");
   ASSERT_FALSE(status);
 }
 

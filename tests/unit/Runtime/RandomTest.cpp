@@ -21,9 +21,11 @@ TEST(RandomTest, IsSplitMix64) {
 
 TEST(RandomTest, IsDeterministic) {
   for (DType type : kAllDTypes) {
-    EXPECT_TRUE(*randomTensor(type, {4, 5}, 3) == *randomTensor(type, {4, 5}, 3))
+    EXPECT_TRUE(*randomTensor(type, {4, 5}, 3) ==
+                *randomTensor(type, {4, 5}, 3))
         << dtypeName(type);
-    EXPECT_FALSE(*randomTensor(type, {4, 5}, 3) == *randomTensor(type, {4, 5}, 4))
+    EXPECT_FALSE(*randomTensor(type, {4, 5}, 3) ==
+                 *randomTensor(type, {4, 5}, 4))
         << dtypeName(type);
   }
   // A pinned value, so that a change of the derivation is noticed.

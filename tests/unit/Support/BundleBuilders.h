@@ -52,9 +52,9 @@ inline void signKernels(Bundle &bundle) {
         continue;
       const BundleBuffer &buffer = bundle.buffers[arg];
       unsigned storage = buffer.aliasOf.value_or(arg);
-      unsigned tensor =
-          bundle.buffers[storage].pieceOf ? bundle.buffers[storage].pieceOf->whole
-                                          : storage;
+      unsigned tensor = bundle.buffers[storage].pieceOf
+                            ? bundle.buffers[storage].pieceOf->whole
+                            : storage;
       bool written = bundle.buffers[tensor].kind != BundleBuffer::Kind::Input &&
                      !touched[storage];
       touched[storage] = true;
