@@ -23,6 +23,8 @@ packages=(
   libclblast-dev
   # the Python package (python/) and its tests
   pybind11-dev python3-pytest
+  # clang and its libFuzzer/sanitizer runtimes, for the fuzzers (tests/fuzz, -DTILEC_FUZZERS=ON)
+  clang-19 libclang-rt-19-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -8,9 +8,8 @@
 #include "RuntimeFailure.h"
 #include "SourceCompiler.h"
 
-#include <fstream>
+#include <cstdio>
 #include <future>
-#include <iterator>
 #include <optional>
 #include <unordered_map>
 
@@ -160,12 +159,20 @@ Context::compile(const std::string &text, const CompileOptions &options,
 Expected<CompiledProgram>
 Context::compileFile(const std::string &path,
                      const CompileOptions &options) const {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
+  // Not a std::ifstream: libstdc++ throws from a stream whose read fails
+  // (a directory), and this library is built without exceptions, so that
+  // would abort the application.
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
     return Error(ErrorKind::File, "cannot read '" + path + "'");
-  std::string text((std::istreambuf_iterator<char>(in)),
-                   std::istreambuf_iterator<char>());
-  if (in.bad())
+  std::string text;
+  char chunk[1 << 16];
+  size_t got;
+  while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0)
+    text.append(chunk, got);
+  bool failed = std::ferror(file);
+  std::fclose(file);
+  if (failed)
     return Error(ErrorKind::File, "cannot read '" + path + "'");
   return compile(text, options, path);
 }

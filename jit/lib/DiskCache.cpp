@@ -2,14 +2,16 @@
 
 #include "DiskCache.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -82,25 +84,61 @@ std::string DiskCache::entryPath(const CacheKey &key) const {
   return path + "/" + key.hash + kEntrySuffix;
 }
 
+/// Removes whatever is at `file`: an entry, or a directory in its place.
+static void removeEntryFile(const std::string &file) {
+  std::error_code ignored;
+  fs::remove_all(file, ignored);
+}
+
+/// The bytes of the regular file `file`, or nullopt when it is missing or
+/// anything else: a directory, a FIFO (opened without blocking), a symbolic
+/// link (to a device, say), or unreadable.
+static std::optional<std::string> readEntryFile(const std::string &file) {
+  int fd = ::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  struct stat info;
+  std::optional<std::string> bytes;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode)) {
+    bytes.emplace();
+    char chunk[1 << 16];
+    ssize_t got;
+    while ((got = ::read(fd, chunk, sizeof chunk)) != 0) {
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0) {
+        bytes.reset();
+        break;
+      }
+      bytes->append(chunk, size_t(got));
+    }
+  }
+  ::close(fd);
+  return bytes;
+}
+
 DiskCache::LoadOutcome DiskCache::load(const CacheKey &key,
                                        CacheEntry &entry) const {
   std::string file = entryPath(key);
-  std::ifstream in(file, std::ios::binary);
-  if (!in)
+  // Whatever is in the file's place, the application gets a hit or a miss:
+  // this library is built without exceptions, so nothing here may throw
+  // (no streams, std::filesystem only with error codes).
+  std::error_code error;
+  fs::file_status status = fs::symlink_status(file, error);
+  if (error || !fs::exists(status))
     return LoadOutcome::Miss;
-  std::string bytes((std::istreambuf_iterator<char>(in)),
-                    std::istreambuf_iterator<char>());
+  std::optional<std::string> bytes =
+      fs::is_regular_file(status) ? readEntryFile(file) : std::nullopt;
   std::string whyRejected;
   std::optional<CacheEntry> decoded =
-      in.bad() ? std::nullopt : decodeCacheEntry(bytes, key.text, whyRejected);
+      bytes ? decodeCacheEntry(*bytes, key.text, whyRejected) : std::nullopt;
   if (!decoded) {
-    std::error_code ignored;
-    fs::remove(file, ignored);
+    // Rejected entries are removed, so that the next store rewrites them.
+    removeEntryFile(file);
     return LoadOutcome::Rejected;
   }
   // The modification time is the entry's last use, for eviction.
-  std::error_code ignored;
-  fs::last_write_time(file, fs::file_time_type::clock::now(), ignored);
+  fs::last_write_time(file, fs::file_time_type::clock::now(), error);
   entry = std::move(*decoded);
   return LoadOutcome::Hit;
 }
@@ -131,6 +169,11 @@ DiskCache::StoreOutcome DiskCache::store(const CacheKey &key,
   }
   std::error_code error;
   fs::rename(temporary, entryPath(key), error);
+  if (error) {
+    // Something that is not an entry (a directory) may hold the name.
+    removeEntryFile(entryPath(key));
+    fs::rename(temporary, entryPath(key), error);
+  }
   if (error) {
     fs::remove(temporary, error);
     return outcome;

@@ -38,8 +38,10 @@ public:
   const std::string &directory() const { return path; }
 
   enum class LoadOutcome { Hit, Miss, Rejected };
-  /// Reads the entry of `key` into `entry`. A file that fails to decode is
-  /// deleted (Rejected).
+  /// Reads the entry of `key` into `entry`. A file that fails to decode, or
+  /// anything else in its place (a directory, a FIFO, a symbolic link: never
+  /// followed, opened without blocking), is deleted (Rejected), so that the
+  /// next store rewrites it.
   LoadOutcome load(const CacheKey &key, CacheEntry &entry) const;
 
   struct StoreOutcome {

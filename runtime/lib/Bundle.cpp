@@ -1,10 +1,14 @@
 //===- Bundle.cpp - The bundle's JSON file form ---------------------------===//
 //
 // {
-//   "format": "tilec-bundle", "version": 3, "producer": "tilec 0.1.0",
+//   "format": "tilec-bundle", "version": 4, "producer": "tilec 0.1.0",
 //   "function": "matmul",
 //   "kernels": [{"name": "k0", "source_location": "mm.tile:3:3",
-//                "flops": 2e6, "bytes": 3e5, "spirv": "AwIjBwAFAQA...",
+//                "flops": 2e6, "bytes": 3e5,
+//                "params": [{"dtype": "f32", "elements": 2048,
+//                            "written": false}, ...],
+//                "global_size": [64, 64], "local_size": [16, 16],
+//                "spirv": "AwIjBwAFAQA...",
 //                "msl": "#include <metal_stdlib> ..."}],
 //   "opencl_source": "__kernel void k0(...) {...}",
 //   "buffers": [{"name": "A", "kind": "input", "dtype": "f32",
@@ -18,9 +22,11 @@
 //   "explanation": "..."
 // }
 //
-// A kernel's "spirv" is the base64 of its SPIR-V module's little-endian
-// words. It and "msl" are empty strings when the bundle was compiled without
-// those targets; either every kernel has SPIR-V or none has. A
+// A kernel's "params" are what its code addresses, per argument; its sizes
+// the geometry its indexing was generated for (validateBundle checks every
+// launch against both). A kernel's "spirv" is the base64 of its SPIR-V module's
+// little-endian words. It and "msl" are empty strings when the bundle was
+// compiled without those targets; either every kernel has SPIR-V or none has. A
 // launch's dimensions are the length of its size arrays. Keys a reader
 // does not know are ignored, so that additions which old readers may skip
 // (another target's code) need no new version; any change of meaning bumps
@@ -36,14 +42,13 @@
 #include <nlohmann/json.hpp>
 
 #include <limits>
-#include <set>
 
 using namespace tilec;
 using nlohmann::json;
 
 static constexpr const char *kBundleFormatName = "tilec-bundle";
 
-static const char *bufferKindName(BundleBuffer::Kind kind) {
+const char *tilec::bufferKindName(BundleBuffer::Kind kind) {
   switch (kind) {
   case BundleBuffer::Kind::Input:
     return "input";
@@ -66,13 +71,28 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
   // order a person reading the file wants.
   using ordered = nlohmann::ordered_json;
   ordered kernels = ordered::array();
-  for (const BundleKernel &kernel : bundle.kernels)
+  auto sizes = [](unsigned dims, const std::array<uint64_t, 3> &size) {
+    ordered array = ordered::array();
+    for (unsigned dim = 0; dim < dims && dim < 3; ++dim)
+      array.push_back(size[dim]);
+    return array;
+  };
+  for (const BundleKernel &kernel : bundle.kernels) {
+    ordered params = ordered::array();
+    for (const KernelParam &param : kernel.params)
+      params.push_back({{"dtype", dtypeName(param.dtype)},
+                        {"elements", param.elements},
+                        {"written", param.written}});
     kernels.push_back({{"name", kernel.name},
                        {"source_location", kernel.sourceLocation},
                        {"flops", kernel.flops},
                        {"bytes", kernel.bytes},
+                       {"params", std::move(params)},
+                       {"global_size", sizes(kernel.dims, kernel.globalSize)},
+                       {"local_size", sizes(kernel.dims, kernel.localSize)},
                        {"spirv", encodeSPIRVWords(kernel.spirv)},
                        {"msl", kernel.msl}});
+  }
   ordered buffers = ordered::array();
   for (const BundleBuffer &buffer : bundle.buffers)
     buffers.push_back(
@@ -87,17 +107,11 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
                                     {"byte_offset", buffer.pieceOf->byteOffset}}
                           : ordered(nullptr)}});
   ordered launches = ordered::array();
-  for (const BundleLaunch &launch : bundle.launches) {
-    ordered global = ordered::array(), local = ordered::array();
-    for (unsigned dim = 0; dim < launch.dims && dim < 3; ++dim) {
-      global.push_back(launch.globalSize[dim]);
-      local.push_back(launch.localSize[dim]);
-    }
+  for (const BundleLaunch &launch : bundle.launches)
     launches.push_back({{"kernel", launch.kernel},
-                        {"global_size", global},
-                        {"local_size", local},
+                        {"global_size", sizes(launch.dims, launch.globalSize)},
+                        {"local_size", sizes(launch.dims, launch.localSize)},
                         {"args", launch.args}});
-  }
 
   ordered object = ordered::object();
   object["format"] = kBundleFormatName;
@@ -183,6 +197,18 @@ public:
             static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
       return expected(where, "a non-negative integer below 2^63", value);
     out = value.get<int64_t>();
+  }
+  void read(const json &value, const std::string &where, bool &out) {
+    if (!value.is_boolean())
+      return expected(where, "true or false", value);
+    out = value.get<bool>();
+  }
+  void read(const json &value, const std::string &where, KernelParam &out) {
+    if (!value.is_object())
+      return expected(where, "an object", value);
+    field(value, where, "dtype", out.dtype);
+    field(value, where, "elements", out.elements);
+    field(value, where, "written", out.written);
   }
   void read(const json &value, const std::string &where, DType &out) {
     std::optional<DType> dtype =
@@ -280,9 +306,12 @@ private:
 
 } // namespace
 
-/// Reads a launch's sizes: 1 to 3 dimensions, the same for both arrays.
-static void readLaunchSizes(BundleReader &reader, const json &object,
-                            const std::string &where, BundleLaunch &launch) {
+/// Reads a launch's (or a kernel's) sizes: 1 to 3 dimensions, the same for
+/// both arrays.
+static void readSizes(BundleReader &reader, const json &object,
+                      const std::string &where, unsigned &dims,
+                      std::array<uint64_t, 3> &globalSize,
+                      std::array<uint64_t, 3> &localSize) {
   std::vector<uint64_t> global, local;
   reader.field(object, where, "global_size", global);
   reader.field(object, where, "local_size", local);
@@ -295,195 +324,16 @@ static void readLaunchSizes(BundleReader &reader, const json &object,
     return reader.fail(
         where + ": the local size has " + std::to_string(local.size()) +
         " dimensions but the global size " + std::to_string(global.size()));
-  launch.dims = static_cast<unsigned>(global.size());
-  for (unsigned dim = 0; dim < launch.dims; ++dim) {
+  dims = static_cast<unsigned>(global.size());
+  for (unsigned dim = 0; dim < dims; ++dim) {
     if (local[dim] == 0 || global[dim] % local[dim] != 0)
       return reader.fail(
           where + ": the global size " + std::to_string(global[dim]) +
           " of dimension " + std::to_string(dim) +
           " is not a multiple of the local size " + std::to_string(local[dim]));
-    launch.globalSize[dim] = global[dim];
-    launch.localSize[dim] = local[dim];
+    globalSize[dim] = global[dim];
+    localSize[dim] = local[dim];
   }
-}
-
-/// Checks the pieces of split tensors: `piece_of` exactly on pieces, naming
-/// a whole tensor of the same dtype that is no alias, and the pieces of each
-/// tensor, in buffer order, covering its bytes without gaps or overlaps.
-/// Returns the first problem.
-template <class BufferRef, class ByteSize>
-static std::optional<std::string>
-checkPieces(const Bundle &bundle, BufferRef bufferRef, ByteSize byteSize) {
-  size_t numBuffers = bundle.buffers.size();
-  // The end of the bytes covered so far, per tensor that has pieces.
-  std::vector<std::optional<uint64_t>> covered(numBuffers);
-  for (size_t i = 0; i < numBuffers; ++i) {
-    const BundleBuffer &buffer = bundle.buffers[i];
-    std::string where = "buffers[" + std::to_string(i) + "]";
-    bool isPiece = buffer.kind == BundleBuffer::Kind::Piece;
-    if (isPiece != buffer.pieceOf.has_value())
-      return where + ": '" + buffer.name + "' " +
-             (isPiece ? "is a piece without 'piece_of'"
-                      : "has 'piece_of' but is not a piece");
-    if (!isPiece)
-      continue;
-    if (buffer.aliasOf)
-      return where + ": piece '" + buffer.name + "' cannot be an alias";
-    unsigned whole = buffer.pieceOf->whole;
-    if (whole >= numBuffers)
-      return where + ".piece_of.buffer: " + std::to_string(whole) +
-             " is out of range (the bundle has " + std::to_string(numBuffers) +
-             " buffers)";
-    const BundleBuffer &tensor = bundle.buffers[whole];
-    if (tensor.kind == BundleBuffer::Kind::Piece || tensor.aliasOf)
-      return where + ": '" + buffer.name + "' is a piece of " +
-             bufferRef(whole) +
-             ", which is not a whole tensor (a piece or an alias)";
-    if (tensor.dtype != buffer.dtype)
-      return where + ": piece '" + buffer.name + "' is " +
-             dtypeName(buffer.dtype) + " but its tensor " + bufferRef(whole) +
-             " is " + dtypeName(tensor.dtype);
-    uint64_t expectedOffset = covered[whole].value_or(0);
-    if (buffer.pieceOf->byteOffset != expectedOffset)
-      return where + ": piece '" + buffer.name + "' starts at byte " +
-             std::to_string(buffer.pieceOf->byteOffset) + " of " +
-             bufferRef(whole) + ", but its pieces so far end at byte " +
-             std::to_string(expectedOffset) +
-             " (pieces cover their tensor in order, without gaps or "
-             "overlaps)";
-    covered[whole] = expectedOffset + *byteSize(buffer);
-  }
-  for (size_t i = 0; i < numBuffers; ++i) {
-    if (!covered[i])
-      continue;
-    uint64_t bytes = *byteSize(bundle.buffers[i]);
-    if (*covered[i] != bytes)
-      return "buffers[" + std::to_string(i) + "]: the pieces of '" +
-             bundle.buffers[i].name + "' cover " + std::to_string(*covered[i]) +
-             " of its " + std::to_string(bytes) + " bytes";
-    for (size_t b = 0; b < numBuffers; ++b)
-      if (bundle.buffers[b].aliasOf == i)
-        return "buffers[" + std::to_string(b) + "]: '" +
-               bundle.buffers[b].name + "' is an alias of " + bufferRef(i) +
-               ", which is stored as pieces";
-  }
-  for (size_t l = 0; l < bundle.launches.size(); ++l)
-    for (size_t a = 0; a < bundle.launches[l].args.size(); ++a) {
-      unsigned arg = bundle.launches[l].args[a];
-      if (arg < numBuffers && covered[arg])
-        return "launches[" + std::to_string(l) + "].args[" + std::to_string(a) +
-               "]: " + bufferRef(arg) +
-               " is stored as pieces; a launch takes its pieces";
-    }
-  return std::nullopt;
-}
-
-/// Checks what the types alone do not: indexes in range, inputs and
-/// outputs that list exactly the buffers of their kind, aliases of the same
-/// size, pieces that tile their tensor. Returns the first problem.
-static std::optional<std::string> checkConsistency(const Bundle &bundle) {
-  size_t numBuffers = bundle.buffers.size();
-  auto bufferRef = [&](unsigned index) {
-    return "buffer " + std::to_string(index) + " ('" +
-           bundle.buffers[index].name + "')";
-  };
-  auto byteSize = [](const BundleBuffer &buffer) -> std::optional<uint64_t> {
-    std::optional<int64_t> count = numElements(buffer.shape);
-    if (!count ||
-        static_cast<uint64_t>(*count) >
-            std::numeric_limits<uint64_t>::max() / dtypeSize(buffer.dtype))
-      return std::nullopt;
-    return static_cast<uint64_t>(*count) * dtypeSize(buffer.dtype);
-  };
-
-  std::set<std::string> names;
-  for (size_t i = 0; i < numBuffers; ++i) {
-    const BundleBuffer &buffer = bundle.buffers[i];
-    std::string where = "buffers[" + std::to_string(i) + "]";
-    if (!names.insert(buffer.name).second)
-      return where + ": a second buffer named '" + buffer.name + "'";
-    std::optional<uint64_t> bytes = byteSize(buffer);
-    if (!bytes)
-      return where + ": the size of '" + buffer.name + "' overflows";
-    if (!buffer.aliasOf)
-      continue;
-    unsigned target = *buffer.aliasOf;
-    if (target >= numBuffers)
-      return where + ".alias_of: " + std::to_string(target) +
-             " is out of range (the bundle has " + std::to_string(numBuffers) +
-             " buffers)";
-    if (buffer.kind == BundleBuffer::Kind::Input)
-      return where + ": input '" + buffer.name +
-             "' cannot be an alias; inputs own their storage";
-    if (target == i || bundle.buffers[target].aliasOf)
-      return where + ": '" + buffer.name + "' is an alias of " +
-             bufferRef(target) +
-             ", which does not own its storage (aliases must name a buffer "
-             "that does)";
-    if (bundle.buffers[target].kind == BundleBuffer::Kind::Piece)
-      return where + ": '" + buffer.name + "' is an alias of " +
-             bufferRef(target) + ", a piece (aliases name a whole tensor)";
-    if (byteSize(bundle.buffers[target]) != bytes)
-      return where + ": '" + buffer.name + "' holds " + std::to_string(*bytes) +
-             " bytes but its alias target " + bufferRef(target) + " holds " +
-             std::to_string(byteSize(bundle.buffers[target]).value_or(0));
-  }
-  if (auto problem = checkPieces(bundle, bufferRef, byteSize))
-    return problem;
-
-  // `inputs` (`outputs`) lists every buffer of its kind exactly once.
-  auto checkList = [&](const std::vector<unsigned> &list, const char *key,
-                       BundleBuffer::Kind kind) -> std::optional<std::string> {
-    std::set<unsigned> seen;
-    for (size_t i = 0; i < list.size(); ++i) {
-      std::string where = std::string(key) + "[" + std::to_string(i) + "]";
-      if (list[i] >= numBuffers)
-        return where + ": buffer " + std::to_string(list[i]) +
-               " is out of range (the bundle has " +
-               std::to_string(numBuffers) + " buffers)";
-      if (bundle.buffers[list[i]].kind != kind)
-        return where + ": " + bufferRef(list[i]) + " is not an " +
-               bufferKindName(kind);
-      if (!seen.insert(list[i]).second)
-        return where + ": " + bufferRef(list[i]) + " is listed twice";
-    }
-    for (unsigned b = 0; b < numBuffers; ++b)
-      if (bundle.buffers[b].kind == kind && !seen.count(b))
-        return std::string(key) + ": " + bufferRef(b) + " is an " +
-               bufferKindName(kind) + " but is not listed";
-    return std::nullopt;
-  };
-  if (auto problem =
-          checkList(bundle.inputs, "inputs", BundleBuffer::Kind::Input))
-    return problem;
-  if (auto problem =
-          checkList(bundle.outputs, "outputs", BundleBuffer::Kind::Output))
-    return problem;
-
-  // Compiled for SPIR-V or not: a module for every kernel, or for none.
-  for (size_t k = 1; k < bundle.kernels.size(); ++k)
-    if (bundle.kernels[k].spirv.empty() != bundle.kernels[0].spirv.empty())
-      return "kernels[" + std::to_string(k) + "]: '" + bundle.kernels[k].name +
-             "' has " +
-             (bundle.kernels[k].spirv.empty() ? "no SPIR-V module" : "SPIR-V") +
-             " but kernels[0] ('" + bundle.kernels[0].name + "') " +
-             (bundle.kernels[0].spirv.empty() ? "has none" : "has one");
-
-  for (size_t l = 0; l < bundle.launches.size(); ++l) {
-    const BundleLaunch &launch = bundle.launches[l];
-    std::string where = "launches[" + std::to_string(l) + "]";
-    if (launch.kernel >= bundle.kernels.size())
-      return where + ".kernel: " + std::to_string(launch.kernel) +
-             " is out of range (the bundle has " +
-             std::to_string(bundle.kernels.size()) + " kernels)";
-    for (size_t a = 0; a < launch.args.size(); ++a)
-      if (launch.args[a] >= numBuffers)
-        return where + ".args[" + std::to_string(a) + "]: buffer " +
-               std::to_string(launch.args[a]) +
-               " is out of range (the bundle has " +
-               std::to_string(numBuffers) + " buffers)";
-  }
-  return std::nullopt;
 }
 
 /// nlohmann's parse errors read "[json.exception.parse_error.101] parse
@@ -495,18 +345,9 @@ static std::string withoutExceptionId(const std::string &what) {
              : what;
 }
 
-Expected<Bundle> tilec::parseBundle(const std::string &text,
-                                    const std::string &name) {
-  std::string prefix = name + ": ";
-  json object;
-  // The runtime is built with exceptions; a parse error is the one thing
-  // nlohmann reports by throwing (with its position), and it stops here.
-  try {
-    object = json::parse(text);
-  } catch (const json::parse_error &error) {
-    return Error(prefix + "not a valid bundle file (truncated or corrupt): " +
-                 withoutExceptionId(error.what()));
-  }
+/// Reads a parsed bundle document; `prefix` starts every message.
+static Expected<Bundle> readBundleObject(const json &object,
+                                         const std::string &prefix) {
   if (!object.is_object() ||
       object.value("format", json()) != json(kBundleFormatName))
     return Error(prefix + "not a tilec bundle (no \"format\": \"" +
@@ -532,6 +373,9 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
         reader.field(item, where, "source_location", kernel.sourceLocation);
         reader.field(item, where, "flops", kernel.flops);
         reader.field(item, where, "bytes", kernel.bytes);
+        reader.field(item, where, "params", kernel.params);
+        readSizes(reader, item, where, kernel.dims, kernel.globalSize,
+                  kernel.localSize);
         reader.spirvField(item, where, "spirv", kernel.spirv);
         reader.field(item, where, "msl", kernel.msl);
       });
@@ -551,14 +395,32 @@ Expected<Bundle> tilec::parseBundle(const std::string &text,
       object, "launches", bundle.launches,
       [&](const json &item, const std::string &where, BundleLaunch &launch) {
         reader.field(item, where, "kernel", launch.kernel);
-        readLaunchSizes(reader, item, where, launch);
+        readSizes(reader, item, where, launch.dims, launch.globalSize,
+                  launch.localSize);
         reader.field(item, where, "args", launch.args);
       });
   if (reader.problem())
     return Error(prefix + *reader.problem());
-  if (std::optional<std::string> problem = checkConsistency(bundle))
-    return Error(prefix + "inconsistent bundle: " + *problem);
+  if (Status valid = validateBundle(bundle); !valid)
+    return Error(prefix + valid.error().message());
   return bundle;
+}
+
+Expected<Bundle> tilec::parseBundle(const std::string &text,
+                                    const std::string &name) {
+  std::string prefix = name + ": ";
+  // The runtime is built with exceptions, and nlohmann reports by throwing:
+  // a syntax error (with its position), a number out of range (a 400-digit
+  // "version"), or running out of memory. A bundle is external data, so
+  // every exception stops here as an error.
+  try {
+    return readBundleObject(json::parse(text), prefix);
+  } catch (const std::exception &error) {
+    return Error(prefix + "not a valid bundle file (truncated or corrupt): " +
+                 withoutExceptionId(error.what()));
+  } catch (...) {
+    return Error(prefix + "not a valid bundle file (truncated or corrupt)");
+  }
 }
 
 Expected<Bundle> tilec::readBundle(const std::string &path) {

@@ -2,10 +2,11 @@
 
 #include "tilec/Runtime/DeviceProfile.h"
 
+#include "FileIO.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -213,18 +214,9 @@ static std::string withoutExceptionId(const std::string &what) {
              : what;
 }
 
-Status tilec::applyProfileOverrides(DeviceProfile &profile,
-                                    std::string_view jsonText,
-                                    std::string_view sourceName) {
-  std::string prefix = std::string(sourceName) + ": ";
-  json object;
-  // The runtime is built with exceptions; a parse error is the one thing
-  // nlohmann reports by throwing (with its position), and it stops here.
-  try {
-    object = json::parse(jsonText);
-  } catch (const json::parse_error &error) {
-    return Error(prefix + withoutExceptionId(error.what()));
-  }
+/// Applies the parsed profile `object`; `prefix` starts every message.
+static Status applyProfileObject(DeviceProfile &profile, const json &object,
+                                 const std::string &prefix) {
   if (!object.is_object())
     return Error(prefix + "a device profile must be a JSON object, not " +
                  object.dump());
@@ -253,16 +245,29 @@ Status tilec::applyProfileOverrides(DeviceProfile &profile,
   return Status::success();
 }
 
+Status tilec::applyProfileOverrides(DeviceProfile &profile,
+                                    std::string_view jsonText,
+                                    std::string_view sourceName) {
+  std::string prefix = std::string(sourceName) + ": ";
+  // The runtime is built with exceptions, and nlohmann reports by throwing:
+  // a syntax error (with its position), a number out of range, running out
+  // of memory. A profile is external data, so every exception stops here.
+  try {
+    return applyProfileObject(profile, json::parse(jsonText), prefix);
+  } catch (const std::exception &error) {
+    return Error(prefix + withoutExceptionId(error.what()));
+  } catch (...) {
+    return Error(prefix + "not a valid device profile");
+  }
+}
+
 Status tilec::applyProfileFile(DeviceProfile &profile,
                                const std::string &path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return Error(path + ": cannot open the device profile file");
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad())
-    return Error(path + ": cannot read the device profile file");
-  return applyProfileOverrides(profile, text.str(), path);
+  std::string error;
+  std::optional<std::string> text = readWholeFile(path, error);
+  if (!text)
+    return Error(error + " (the device profile file)");
+  return applyProfileOverrides(profile, *text, path);
 }
 
 //===----------------------------------------------------------------------===//

@@ -7,26 +7,79 @@
 #include <cstdio>
 #include <cstring>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace tilec;
 
+/// What a file of `mode` is, for a message refusing it.
+static const char *fileTypeName(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode))
+    return "a character device";
+  if (S_ISBLK(mode))
+    return "a block device";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  return "not a regular file";
+}
+
+/// Reads up to `size` bytes at the file's position into `out`; returns the
+/// bytes read, or -1 with errno set.
+static ssize_t readFully(int fd, char *out, size_t size) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t got = ::read(fd, out + done, size - done);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      return -1;
+    if (got == 0)
+      break;
+    done += size_t(got);
+  }
+  return ssize_t(done);
+}
+
 std::optional<std::string> tilec::readWholeFile(const std::string &path,
-                                                std::string &error) {
-  std::FILE *file = std::fopen(path.c_str(), "rb");
-  if (!file) {
+                                                std::string &error,
+                                                std::string_view magic,
+                                                std::string_view kind) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+  // below like every file that is not regular (/dev/zero never ends).
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
     error = path + ": cannot open: " + std::strerror(errno);
     return std::nullopt;
   }
-  std::string contents;
-  char chunk[1 << 16];
-  size_t got;
-  while ((got = std::fread(chunk, 1, sizeof chunk, file)) > 0)
-    contents.append(chunk, got);
-  int readError = std::ferror(file) ? errno : 0;
-  std::fclose(file);
-  if (readError) {
-    error = path + ": cannot read: " + std::strerror(readError);
+  auto fail = [&](const std::string &message) -> std::optional<std::string> {
+    error = path + ": " + message;
+    ::close(fd);
     return std::nullopt;
-  }
+  };
+  struct stat info;
+  if (::fstat(fd, &info) != 0)
+    return fail(std::string("cannot read: ") + std::strerror(errno));
+  if (!S_ISREG(info.st_mode))
+    return fail(std::string("cannot read: ") + fileTypeName(info.st_mode) +
+                ", not a regular file");
+
+  std::string contents(magic.size(), '\0');
+  ssize_t got = readFully(fd, contents.data(), magic.size());
+  if (got < 0)
+    return fail(std::string("cannot read: ") + std::strerror(errno));
+  if (size_t(got) != magic.size() || contents != magic)
+    return fail("not " + std::string(kind) + " (bad magic)");
+  char chunk[1 << 16];
+  while ((got = readFully(fd, chunk, sizeof chunk)) > 0)
+    contents.append(chunk, size_t(got));
+  if (got < 0)
+    return fail(std::string("cannot read: ") + std::strerror(errno));
+  ::close(fd);
   return contents;
 }
 

@@ -14,10 +14,15 @@
 
 namespace tilec {
 
-/// The bytes of the file at `path`, or nullopt with `error` set to
-/// "<path>: cannot read: <reason>".
+/// The bytes of the regular file at `path`, or nullopt with `error` set to
+/// "<path>: cannot open: <reason>" or "<path>: cannot read: <reason>". A
+/// directory, FIFO or device is refused without reading (or blocking). With
+/// `magic`, a file that does not start with it is refused as "<path>: not
+/// <kind> (bad magic)" before the rest is read.
 std::optional<std::string> readWholeFile(const std::string &path,
-                                         std::string &error);
+                                         std::string &error,
+                                         std::string_view magic = {},
+                                         std::string_view kind = {});
 
 /// Writes `contents` to a fresh temporary file next to `path`, then renames
 /// it over `path`, so that a failure leaves nothing half-written. On failure

@@ -8,11 +8,17 @@
 
 #include "tilec/Runtime/HostTensor.h"
 
+#include "CheckedArithmetic.h"
+#include "tilec/Runtime/HostMemory.h"
+#include "tilec/Runtime/TensorSummary.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
+#include <string>
 
 using namespace tilec;
 
@@ -241,12 +247,44 @@ double tilec::bfloat16ToDouble(uint16_t bits) {
   return formatToDouble(bits, kBFloat16);
 }
 
+/// The bytes of a tensor of `dtype` and `shape`, or nullopt when its element
+/// count or byte size does not fit (int64_t elements, 64-bit bytes).
+static std::optional<uint64_t> tensorBytes(DType dtype, const Shape &shape) {
+  std::optional<int64_t> elements = tilec::numElements(shape);
+  uint64_t bytes;
+  if (!elements ||
+      !checkedMultiply(uint64_t(*elements), dtypeSize(dtype), bytes))
+    return std::nullopt;
+  return bytes;
+}
+
 HostTensor::HostTensor(DType dtype, Shape shape)
     : type(dtype), dims(std::move(shape)) {
-  std::optional<int64_t> elements = tilec::numElements(dims);
-  assert(elements && "tensor element count overflows int64_t");
-  count = elements.value_or(0);
-  bytes.assign(size_t(count) * dtypeSize(type), 0);
+  std::optional<uint64_t> size = tensorBytes(type, dims);
+  if (!size || *size > bytes.max_size())
+    throw std::length_error("a tensor of " + formatTensorType(type, dims) +
+                            " has more bytes than 64 bits count");
+  count = *tilec::numElements(dims);
+  bytes.assign(*size, 0);
+}
+
+Expected<HostTensor> HostTensor::allocate(DType dtype, Shape shape) {
+  std::string typeName = formatTensorType(dtype, shape);
+  std::optional<uint64_t> size = tensorBytes(dtype, shape);
+  if (!size)
+    return Error(typeName + " is too large: its size in bytes does not fit "
+                            "64 bits");
+  uint64_t available = availableHostMemory();
+  if (*size > available)
+    return Error(typeName + " is too large: it needs " + std::to_string(*size) +
+                 " bytes, and the host has " + std::to_string(available) +
+                 " bytes of memory available");
+  try {
+    return HostTensor(dtype, std::move(shape));
+  } catch (const std::exception &) {
+    return Error(typeName + " is too large: the host cannot allocate its " +
+                 std::to_string(*size) + " bytes");
+  }
 }
 
 double HostTensor::getDouble(int64_t i) const {

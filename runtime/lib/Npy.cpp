@@ -373,7 +373,9 @@ std::optional<HostTensor> tilec::parseNpy(const uint8_t *data, size_t size,
 
 std::optional<HostTensor> tilec::readNpy(const std::string &path,
                                          std::string &error) {
-  std::optional<std::string> image = readWholeFile(path, error);
+  // The magic first: a file that is not .npy is refused before it is read.
+  std::optional<std::string> image = readWholeFile(
+      path, error, std::string_view(kMagic, kMagicSize), "a .npy file");
   if (!image)
     return std::nullopt;
   return parseNpy(reinterpret_cast<const uint8_t *>(image->data()),

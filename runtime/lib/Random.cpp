@@ -60,8 +60,12 @@ static double nonzeroUnitValue(SplitMix64 &generator, int precision) {
   }
 }
 
-HostTensor tilec::randomTensor(DType dtype, const Shape &shape, uint64_t seed) {
-  HostTensor tensor(dtype, shape);
+Expected<HostTensor> tilec::randomTensor(DType dtype, const Shape &shape,
+                                         uint64_t seed) {
+  Expected<HostTensor> allocated = HostTensor::allocate(dtype, shape);
+  if (!allocated)
+    return allocated;
+  HostTensor &tensor = *allocated;
   SplitMix64 generator(seed);
   int precision = significandBits(dtype);
   for (int64_t i = 0; i < tensor.numElements(); ++i) {
@@ -74,5 +78,5 @@ HostTensor tilec::randomTensor(DType dtype, const Shape &shape, uint64_t seed) {
     else
       tensor.setUInt(i, generator.next() >> 63);
   }
-  return tensor;
+  return allocated;
 }

@@ -157,8 +157,13 @@ static int gatherInputs(const Options &options, const Bundle &bundle,
         return ExitUsageError;
       }
       // The same data as `tilec run --random` gives this input.
-      inputs.push_back(
-          randomTensor(buffer.dtype, buffer.shape, options.seed + position));
+      Expected<HostTensor> random =
+          randomTensor(buffer.dtype, buffer.shape, options.seed + position);
+      if (!random) {
+        reportError("input '" + buffer.name + "': " + random.error().message());
+        return ExitDataError;
+      }
+      inputs.push_back(std::move(*random));
       continue;
     }
     if (input->second->tensor) {

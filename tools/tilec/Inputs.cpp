@@ -82,8 +82,13 @@ int gatherInputs(ArrayRef<std::string> argSpecs,
                     "=DTYPE[dims] with --random");
         return ExitUsageError;
       }
-      data[param.name] = randomTensor(arg->second.dtype, arg->second.shape,
-                                      given.seed + index);
+      Expected<HostTensor> random = randomTensor(
+          arg->second.dtype, arg->second.shape, given.seed + index);
+      if (!random) {
+        reportError("--arg " + param.name + ": " + random.error().message());
+        return ExitProgramError;
+      }
+      data[param.name] = std::move(*random);
     }
     const HostTensor &tensor = data[param.name];
     bindings.push_back({param.name, tensor.dtype(), tensor.shape()});

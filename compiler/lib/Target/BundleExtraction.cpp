@@ -287,6 +287,36 @@ LogicalResult BundleExtractor::readLaunch(gpu::LaunchFuncOp launch) {
              << ", the kernel takes " << kernel.getArgument(position).getType();
     entry.args.push_back(buffer->second);
   }
+  // What the kernel addresses through each argument and the geometry its
+  // indexing assumes: the signature that the runtime checks every launch
+  // against. A kernel launched again must be launched alike.
+  BundleKernel &signature = bundle.kernels[entry.kernel];
+  std::vector<KernelParam> params;
+  for (auto [position, buffer] : llvm::enumerate(entry.args))
+    params.push_back(
+        {bundle.buffers[buffer].dtype,
+         uint64_t(cast<MemRefType>(kernel.getArgument(position).getType())
+                      .getNumElements()),
+         opencl_c::isStoredTo(kernel.getArgument(position))});
+  bool launchedBefore = llvm::any_of(bundle.launches, [&](const auto &other) {
+    return other.kernel == entry.kernel;
+  });
+  if (launchedBefore &&
+      (signature.dims != entry.dims ||
+       signature.globalSize != entry.globalSize ||
+       signature.localSize != entry.localSize ||
+       llvm::any_of(llvm::zip(signature.params, params), [](auto pair) {
+         auto [a, b] = pair;
+         return a.dtype != b.dtype || a.elements != b.elements;
+       })))
+    return launch.emitError() << "a second launch of " << launch.getKernel()
+                              << " differs from the first in its geometry or "
+                                 "its buffers";
+  signature.params = std::move(params);
+  signature.dims = entry.dims;
+  signature.globalSize = entry.globalSize;
+  signature.localSize = entry.localSize;
+
   // The kernel's arguments are restrict pointers: one that it writes must not
   // be passed twice.
   for (auto [position, buffer] : llvm::enumerate(entry.args))

@@ -34,6 +34,9 @@ const Buffer &OpenCLExecutor::storageOf(const Storage &bound,
 
 Expected<std::unique_ptr<OpenCLExecutor>>
 OpenCLExecutor::create(Device &device, Bundle bundle, std::string name) {
+  // A bundle built in memory (the JIT's) is checked as a file is.
+  if (Status valid = validateBundle(bundle); !valid)
+    return Error(name + ": " + valid.error().message());
   std::unique_ptr<OpenCLExecutor> executor(
       new OpenCLExecutor(device, std::move(bundle), std::move(name)));
   if (Status status = executor->allocateBuffers(); !status)

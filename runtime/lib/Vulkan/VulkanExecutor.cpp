@@ -32,6 +32,9 @@ Error VulkanExecutor::fail(const Error &error) const {
 
 Expected<std::unique_ptr<VulkanExecutor>>
 VulkanExecutor::create(Device &device, Bundle bundle, std::string name) {
+  // A bundle built in memory (the JIT's) is checked as a file is.
+  if (Status valid = validateBundle(bundle); !valid)
+    return Error(name + ": " + valid.error().message());
   std::unique_ptr<VulkanExecutor> executor(
       new VulkanExecutor(device, std::move(bundle), std::move(name)));
   if (Status status = executor->createPipelines(); !status)
@@ -110,24 +113,14 @@ Status VulkanExecutor::checkLaunch(unsigned index) const {
   const DeviceProfile &profile = device.profile();
   std::string what = plan->describeKernel(launch.kernel) + ", launch #" +
                      std::to_string(index) + ": ";
-  if (launch.dims < 1 || launch.dims > 3)
-    return fail(what + "a launch has 1 to 3 dimensions, not " +
-                std::to_string(launch.dims));
-  if (launch.args.size() != pipeline.numBuffers())
-    return fail(what + "it passes " + std::to_string(launch.args.size()) +
-                " buffers where the kernel's first launch passes " +
-                std::to_string(pipeline.numBuffers()));
+  // validateBundle has checked the dimensions, that the local sizes divide
+  // the global ones, and that every launch of a kernel passes as many
+  // buffers as its signature (and so as its first launch) has.
   uint64_t groupItems = 1;
   for (unsigned dim = 0; dim < 3; ++dim) {
     uint64_t global = dim < launch.dims ? launch.globalSize[dim] : 1;
     uint64_t local = dim < launch.dims ? launch.localSize[dim] : 1;
     std::string where = " in dimension " + std::to_string(dim);
-    if (local == 0)
-      return fail(what + "the local size is zero" + where);
-    if (global % local != 0)
-      return fail(what + "the global size " + std::to_string(global) +
-                  " is not a multiple of the local size " +
-                  std::to_string(local) + where);
     if (local != pipeline.localSize()[dim]) {
       const std::array<uint32_t, 3> &fixed = pipeline.localSize();
       return fail(what + "the local size " + std::to_string(local) + where +

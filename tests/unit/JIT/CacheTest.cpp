@@ -2,6 +2,8 @@
 
 #include "JITFixture.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <fstream>
 #include <thread>
@@ -179,6 +181,66 @@ TEST_F(CacheTest, CorruptOrTruncatedEntriesAreDeletedAndRebuilt) {
         compileAndCheck(*third, kMatmul, matmulOptions(3, 5, 2), origin));
     EXPECT_EQ(origin, ProgramOrigin::DiskCache);
     std::filesystem::remove(entryFiles()[0]);
+  }
+}
+
+TEST_F(CacheTest, EntriesThatAreNotRegularFilesAreReplaced) {
+  // Whatever holds an entry's name, the application gets a fresh compile
+  // and the entry is rewritten: no exception (a directory read through a
+  // stream throws), no hang (opening a FIFO waits for a writer, reading
+  // /dev/zero never ends).
+  std::vector<std::pair<const char *, std::function<void(const std::string &)>>>
+      replacements = {
+          {"a directory",
+           [](const std::string &path) {
+             std::filesystem::create_directory(path);
+             std::ofstream(path + "/inside") << "x";
+           }},
+          {"a FIFO",
+           [](const std::string &path) {
+             ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+           }},
+          {"a link to /dev/zero",
+           [](const std::string &path) {
+             std::filesystem::create_symlink("/dev/zero", path);
+           }},
+          {"a link to /dev/urandom",
+           [](const std::string &path) {
+             std::filesystem::create_symlink("/dev/urandom", path);
+           }},
+          {"garbage",
+           [](const std::string &path) {
+             std::ofstream(path, std::ios::binary) << std::string(4096, '\xA5');
+           }},
+      };
+  for (auto &[what, replace] : replacements) {
+    SCOPED_TRACE(what);
+    std::optional<Context> writer;
+    ASSERT_TRUE(open(options(), writer));
+    ProgramOrigin origin;
+    ASSERT_TRUE(
+        compileAndCheck(*writer, kMatmul, matmulOptions(3, 5, 2), origin));
+    std::vector<std::filesystem::path> files = entryFiles();
+    ASSERT_EQ(files.size(), 1u);
+    std::filesystem::remove(files[0]);
+    replace(files[0].string());
+
+    std::optional<Context> reader;
+    ASSERT_TRUE(open(options(), reader));
+    ASSERT_TRUE(
+        compileAndCheck(*reader, kMatmul, matmulOptions(3, 5, 2), origin));
+    EXPECT_EQ(origin, ProgramOrigin::Compiled);
+    EXPECT_EQ(reader->cacheStats().rejectedEntries, 1u);
+    EXPECT_EQ(reader->cacheStats().stores, 1u);
+    EXPECT_TRUE(std::filesystem::is_regular_file(
+        std::filesystem::symlink_status(files[0])));
+
+    std::optional<Context> third;
+    ASSERT_TRUE(open(options(), third));
+    ASSERT_TRUE(
+        compileAndCheck(*third, kMatmul, matmulOptions(3, 5, 2), origin));
+    EXPECT_EQ(origin, ProgramOrigin::DiskCache);
+    std::filesystem::remove(files[0]);
   }
 }
 

@@ -207,6 +207,15 @@ TEST_F(ErrorTest, UnreadableSourceFileIsAFileError) {
   EXPECT_EQ(result.error().kind(), ErrorKind::File);
 }
 
+TEST_F(ErrorTest, DirectoryAsSourceFileIsAFileErrorNotAnException) {
+  // libstdc++'s stream throws std::ios_base::failure reading a directory.
+  std::optional<Context> context;
+  ASSERT_TRUE(open(options(), context));
+  Expected<CompiledProgram> result = context->compileFile(cacheDir, {});
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().kind(), ErrorKind::File);
+}
+
 TEST_F(ErrorTest, SourceFileDiagnosticsNameThePath) {
   std::string path = cacheDir + "/broken.tile";
   std::ofstream(path) << "function f(A) -> (B) {\n  B = A + ;\n}\n";

@@ -23,6 +23,7 @@ namespace {
 using Kind = BundleBuffer::Kind;
 using tilec::testing::iota;
 using tilec::testing::launch1D;
+using tilec::testing::signKernels;
 
 /// C = A + B over 1000 floats, in work-groups of 64 (so the last group has
 /// work-items past the end, which the kernel's guard skips).
@@ -87,8 +88,10 @@ kernel void plus_one(global const int *v, global int *o) {
 
 class ExecutorTest : public tilec::testing::DeviceFixture {
 protected:
-  Expected<std::unique_ptr<OpenCLExecutor>> prepare(const Bundle &bundle) {
-    return OpenCLExecutor::create(*device, bundle, "test.json");
+  /// Prepares `bundle`, its kernels signed from its launches.
+  Expected<std::unique_ptr<OpenCLExecutor>> prepare(Bundle bundle) {
+    signKernels(bundle);
+    return OpenCLExecutor::create(*device, std::move(bundle), "test.json");
   }
 
   /// Prepares and runs `bundle`, failing the test on any error.
@@ -284,7 +287,10 @@ TEST_F(ExecutorTest, AMissingEntryPointIsNamed) {
 
 TEST_F(ExecutorTest, ALaunchFailureNamesTheKernelAndItsSource) {
   Bundle bundle = vectorAddBundle();
-  bundle.launches[0].args = {0, 1}; // The kernel takes three.
+  // The kernel's code takes three arguments, its signature (signed from
+  // this launch) two: consistent as far as the bundle tells, so only the
+  // driver finds out, at the launch.
+  bundle.launches[0].args = {0, 2};
   Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
   ASSERT_TRUE(executor) << executor.error().message();
   HostTensor a(DType::F32, {1000});

@@ -57,6 +57,17 @@ Bundle sampleBundle() {
   relu.localSize = {64, 1, 1};
   relu.args = {2, 3};
   bundle.launches = {matmul, relu};
+  // What each kernel addresses, and the geometry it was generated for.
+  bundle.kernels[0].params = {{DType::F32, 2048, false},
+                              {DType::F16, 1024, false},
+                              {DType::F32, 512, true}};
+  bundle.kernels[0].dims = 2;
+  bundle.kernels[0].globalSize = matmul.globalSize;
+  bundle.kernels[0].localSize = matmul.localSize;
+  bundle.kernels[1].params = {{DType::F32, 512, false},
+                              {DType::F32, 512, true}};
+  bundle.kernels[1].globalSize = relu.globalSize;
+  bundle.kernels[1].localSize = relu.localSize;
   bundle.explanation = "matmul_0: 8x4 work-groups\n";
   return bundle;
 }
@@ -77,6 +88,19 @@ void expectSameBundle(const Bundle &actual, const Bundle &expected) {
     EXPECT_EQ(actual.kernels[i].bytes, expected.kernels[i].bytes);
     EXPECT_EQ(actual.kernels[i].spirv, expected.kernels[i].spirv);
     EXPECT_EQ(actual.kernels[i].msl, expected.kernels[i].msl);
+    ASSERT_EQ(actual.kernels[i].params.size(),
+              expected.kernels[i].params.size());
+    for (size_t p = 0; p < actual.kernels[i].params.size(); ++p) {
+      EXPECT_EQ(actual.kernels[i].params[p].dtype,
+                expected.kernels[i].params[p].dtype);
+      EXPECT_EQ(actual.kernels[i].params[p].elements,
+                expected.kernels[i].params[p].elements);
+      EXPECT_EQ(actual.kernels[i].params[p].written,
+                expected.kernels[i].params[p].written);
+    }
+    EXPECT_EQ(actual.kernels[i].dims, expected.kernels[i].dims);
+    EXPECT_EQ(actual.kernels[i].globalSize, expected.kernels[i].globalSize);
+    EXPECT_EQ(actual.kernels[i].localSize, expected.kernels[i].localSize);
   }
   ASSERT_EQ(actual.buffers.size(), expected.buffers.size());
   for (size_t i = 0; i < actual.buffers.size(); ++i) {
@@ -126,6 +150,8 @@ Bundle splitBundle() {
   bundle.launches[0].args[0] = 4;
   second.args[0] = 5;
   bundle.launches.insert(bundle.launches.begin() + 1, second);
+  // The kernel now addresses a piece of X.
+  bundle.kernels[0].params[0].elements = 1024;
   return bundle;
 }
 
@@ -289,20 +315,21 @@ TEST(BundleTest, OtherFormatsAndVersionsAreRefused) {
             "b.json: not a tilec bundle (no \"format\": \"tilec-bundle\")");
   EXPECT_EQ(
       errorAfter([](json &b) { b["version"] = kBundleFormatVersion + 1; }),
-      "b.json: bundle format version 4 is not supported: this runtime "
-      "reads version 3 (recompile the program with this tilec)");
+      "b.json: bundle format version 5 is not supported: this runtime "
+      "reads version 4 (recompile the program with this tilec)");
   EXPECT_EQ(errorAfter([](json &b) { b.erase("version"); }),
             "b.json: bundle format version null is not supported: this "
-            "runtime reads version 3 (recompile the program with this tilec)");
+            "runtime reads version 4 (recompile the program with this tilec)");
   EXPECT_EQ(errorAfter([](json &b) { b["version"] = "3"; }),
             "b.json: bundle format version \"3\" is not supported: this "
-            "runtime reads version 3 (recompile the program with this tilec)");
-  // Version 1 had no pieces and version 2 one SPIR-V module for all
-  // kernels; their files are refused, not misread.
-  for (int old : {1, 2})
+            "runtime reads version 4 (recompile the program with this tilec)");
+  // Version 1 had no pieces, version 2 one SPIR-V module for all kernels
+  // and version 3 no kernel signatures; their files are refused, not
+  // misread.
+  for (int old : {1, 2, 3})
     EXPECT_EQ(errorAfter([&](json &b) { b["version"] = old; }),
               "b.json: bundle format version " + std::to_string(old) +
-                  " is not supported: this runtime reads version 3 "
+                  " is not supported: this runtime reads version 4 "
                   "(recompile the program with this tilec)");
 }
 
@@ -425,6 +452,113 @@ TEST(BundleTest, InconsistentBundlesAreRefused) {
               b["buffers"][2]["shape"] = {4294967296, 4294967296};
             }),
             prefix + "buffers[2]: the size of 'XW' overflows");
+}
+
+TEST(BundleTest, LaunchesAreCheckedAgainstTheirKernels) {
+  const std::string prefix = "b.json: inconsistent bundle: ";
+  // No launch at all: the outputs would be whatever the memory held.
+  EXPECT_EQ(errorAfter([](json &b) { b["launches"] = json::array(); }),
+            prefix + "outputs[0]: no launch writes buffer 3 ('Y') (the "
+                     "bundle has no launches)");
+  // An output no launch writes (Y shares XW's storage, which matmul_0
+  // writes, until it has its own).
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["buffers"][3]["alias_of"] = nullptr;
+              b["launches"].erase(1);
+            }),
+            prefix + "outputs[0]: no launch writes buffer 3 ('Y')");
+  // Arguments in the wrong order.
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][0]["args"] = {2, 1, 0};
+            }),
+            prefix + "launches[0].args[0]: buffer 2 ('XW') is f32[32, 16], "
+                     "but argument 0 of kernel 'matmul_0' is 2048 elements "
+                     "of f32");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][0]["args"] = {0, 1};
+            }),
+            prefix + "launches[0].args: 2 arguments, but kernel 'matmul_0' "
+                     "takes 3");
+  // A buffer smaller than the kernel addresses: it would write past it.
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["buffers"][2]["shape"] = {32, 8};
+              b["buffers"][3]["shape"] = {256};
+            }),
+            prefix + "launches[0].args[2]: buffer 2 ('XW') is f32[32, 8], "
+                     "but argument 2 of kernel 'matmul_0' is 512 elements "
+                     "of f32");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][1]["dtype"] = "f32"; }),
+            prefix + "launches[0].args[1]: buffer 1 ('W') is f32[64, 16], "
+                     "but argument 1 of kernel 'matmul_0' is 1024 elements "
+                     "of f16");
+  // A kernel that writes an input.
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["kernels"][0]["params"][0]["written"] = true;
+            }),
+            prefix + "launches[0].args[0]: kernel 'matmul_0' writes argument "
+                     "0, but buffer 0 ('X') holds an input");
+  // Launches in the wrong order read what nothing wrote yet.
+  EXPECT_EQ(errorAfter(
+                [](json &b) { std::swap(b["launches"][0], b["launches"][1]); }),
+            prefix + "launches[0].args[0]: kernel 'relu_1' reads buffer 2 "
+                     "('XW') before any launch writes it");
+  // Another geometry than the kernel's, and one beyond 64-bit counts.
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][0]["global_size"] = {uint64_t(1) << 40, uint64_t(1)
+                                                                        << 40};
+            }),
+            prefix + "launches[0].global_size: [1099511627776, "
+                     "1099511627776] is not the global size [32, 16] that "
+                     "kernel 'matmul_0' was generated for");
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["launches"][0]["local_size"] = {4, 4};
+            }),
+            prefix + "launches[0].local_size: [4, 4] is not the local size "
+                     "[8, 4] that kernel 'matmul_0' was generated for");
+  EXPECT_EQ(
+      errorAfter([](json &b) {
+        for (json *sized : {&b["launches"][0], &b["kernels"][0]})
+          (*sized)["global_size"] = {uint64_t(1) << 40, uint64_t(1) << 40};
+      }),
+      prefix + "launches[0].global_size: [1099511627776, "
+               "1099511627776] has more than 2^64 work-items");
+  // The signature is part of the format.
+  EXPECT_EQ(errorAfter([](json &b) { b["kernels"][0].erase("params"); }),
+            "b.json: kernels[0]: the key 'params' is missing");
+  EXPECT_EQ(errorAfter(
+                [](json &b) { b["kernels"][0]["params"][2]["elements"] = -1; }),
+            "b.json: kernels[0].params[2].elements: expected a non-negative "
+            "integer, got -1");
+}
+
+TEST(BundleTest, BundlesBuiltInMemoryAreValidatedToo) {
+  Bundle bundle = sampleBundle();
+  EXPECT_TRUE(validateBundle(bundle));
+  bundle.kernels[0].params.clear();
+  Status status = validateBundle(bundle);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().message(),
+            "inconsistent bundle: launches[0].args: 3 arguments, but kernel "
+            "'matmul_0' takes 0");
+}
+
+TEST(BundleTest, NumbersBeyondTheirTypesAreErrorsNotExceptions) {
+  // nlohmann throws out_of_range (not parse_error) on a number that no
+  // double holds; it used to escape and abort tile-run.
+  json object = json::parse(serializeBundle(sampleBundle()));
+  std::string text = object.dump();
+  std::string version = "\"version\":" + std::to_string(kBundleFormatVersion);
+  size_t at = text.find(version);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, version.size(), "\"version\":" + std::string(400, '7'));
+  Expected<Bundle> parsed = parseBundle(text, "b.json");
+  ASSERT_FALSE(parsed);
+  EXPECT_EQ(parsed.error().message().rfind(
+                "b.json: not a valid bundle file (truncated or corrupt): "
+                "number overflow parsing '777",
+                0),
+            0u)
+      << parsed.error().message();
 }
 
 TEST(BundleTest, PiecesRoundTripThroughJson) {

@@ -2,10 +2,14 @@
 
 #include "tilec/Runtime/DeviceProfile.h"
 
+#include "ScopedTempDir.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
+
+#include <sys/stat.h>
 
 using namespace tilec;
 
@@ -154,7 +158,38 @@ TEST(DeviceProfileTest, ProfileFile) {
   status = applyProfileFile(profile, path);
   ASSERT_FALSE(status);
   EXPECT_EQ(status.error().message(),
-            path + ": cannot open the device profile file");
+            path + ": cannot open: No such file or directory (the device "
+                   "profile file)");
+}
+
+TEST(DeviceProfileTest, ProfilesThatAreNotRegularFilesAreRefused) {
+  // A FIFO would block a reader until a writer came; /dev/zero never ends.
+  ScopedTempDir dir;
+  std::string fifo = (dir.path() / "profile.json").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string &path :
+       {fifo, std::string("/dev/zero"), dir.path().string()}) {
+    DeviceProfile profile = makeProfile();
+    Status status = applyProfileFile(profile, path);
+    ASSERT_FALSE(status) << path;
+    EXPECT_NE(status.error().message().find(", not a regular file"),
+              std::string::npos)
+        << status.error().message();
+  }
+}
+
+TEST(DeviceProfileTest, NumbersOutOfRangeAreErrorsNotExceptions) {
+  // nlohmann throws out_of_range while parsing a number beyond a double.
+  DeviceProfile profile = makeProfile();
+  Status status = applyProfileOverrides(
+      profile, "{\"max_alloc_bytes\": " + std::string(400, '9') + "}",
+      "p.json");
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.error().message().rfind("p.json: ", 0), 0u)
+      << status.error().message();
+  status =
+      applyProfileOverrides(profile, "{\"max_alloc_bytes\": 1e400}", "p.json");
+  ASSERT_FALSE(status);
 }
 
 TEST(DeviceProfileTest, FingerprintAndSummary) {

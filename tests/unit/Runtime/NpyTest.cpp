@@ -8,6 +8,8 @@
 #include <cmath>
 #include <fstream>
 
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 using namespace tilec;
@@ -233,7 +235,7 @@ TEST(NpyTest, RefusesBadFiles) {
 }
 
 TEST(NpyTest, NeverCrashesOnCorruptImages) {
-  HostTensor tensor = randomTensor(DType::F32, {3, 2}, 7);
+  HostTensor tensor = *randomTensor(DType::F32, {3, 2}, 7);
   std::string image = serializeNpy(tensor);
   std::string error;
   // Every proper prefix is refused.
@@ -293,7 +295,7 @@ TEST(NpyTest, RoundTripsThroughFiles) {
   uint64_t seed = 1;
   for (DType type : kAllDTypes) {
     for (const Shape &shape : {Shape{}, Shape{0}, Shape{3, 5}}) {
-      HostTensor tensor = randomTensor(type, shape, seed++);
+      HostTensor tensor = *randomTensor(type, shape, seed++);
       std::string path = dir.file(std::string(dtypeName(type)) + ".npy");
       std::string error;
       ASSERT_TRUE(writeNpy(path, tensor, error)) << error;
@@ -329,4 +331,45 @@ TEST(NpyTest, ReportsFileErrors) {
   EXPECT_FALSE(writeNpy(directory, HostTensor(DType::F32, {1}), error));
   EXPECT_EQ(error.rfind(directory + ": cannot write: ", 0), 0u) << error;
   EXPECT_EQ(countFiles(dir), 2u);
+}
+
+TEST(NpyTest, RefusesFilesThatAreNotRegularWithoutReadingThem) {
+  // /dev/zero never ends and /dev/urandom grows the image without bound; a
+  // FIFO blocks its reader until a writer comes. All are refused at once.
+  ScopedTempDir dir;
+  std::string fifo = dir.file("fifo.npy");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string directory = dir.file("directory.npy");
+  std::filesystem::create_directory(directory);
+  const std::pair<std::string, const char *> files[] = {
+      {"/dev/zero", "a character device"},
+      {"/dev/urandom", "a character device"},
+      {fifo, "a FIFO"},
+      {directory, "a directory"}};
+  for (const auto &[path, kind] : files) {
+    std::string error;
+    EXPECT_FALSE(readNpy(path, error)) << path;
+    EXPECT_EQ(error, path + ": cannot read: " + kind + ", not a regular file");
+  }
+}
+
+TEST(NpyTest, ChecksTheMagicBeforeReadingTheRest) {
+  ScopedTempDir dir;
+  std::string error;
+  // Shorter than the magic, and a prefix of it.
+  std::string shortFile = dir.file("short.npy");
+  std::ofstream(shortFile, std::ios::binary) << "\x93NUM";
+  EXPECT_FALSE(readNpy(shortFile, error));
+  EXPECT_EQ(error, shortFile + ": not a .npy file (bad magic)");
+  // The magic, then nothing.
+  std::string magicOnly = dir.file("magic.npy");
+  std::ofstream(magicOnly, std::ios::binary) << "\x93NUMPY";
+  EXPECT_FALSE(readNpy(magicOnly, error));
+  EXPECT_EQ(error, magicOnly + ": truncated header");
+  // A whole file cut short in its data.
+  std::string whole = dir.file("whole.npy");
+  ASSERT_TRUE(writeNpy(whole, HostTensor(DType::F32, {16}), error)) << error;
+  std::filesystem::resize_file(whole, std::filesystem::file_size(whole) - 5);
+  EXPECT_FALSE(readNpy(whole, error));
+  EXPECT_NE(error.find("data is truncated"), std::string::npos) << error;
 }

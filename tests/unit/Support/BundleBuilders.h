@@ -28,6 +28,44 @@ inline BundleLaunch launch1D(unsigned kernel, uint64_t global, uint64_t local,
   return launch;
 }
 
+/// Gives every kernel of `bundle` that has no signature yet the signature of
+/// its first launch: that launch's geometry, and per argument the dtype and
+/// element count of the buffer passed, written where the launch is the first
+/// to touch that buffer's storage (hand-written kernels read what earlier
+/// launches wrote and write the rest).
+inline void signKernels(Bundle &bundle) {
+  std::vector<bool> touched(bundle.buffers.size(), false);
+  std::vector<bool> signedNow(bundle.kernels.size(), false);
+  for (const BundleLaunch &launch : bundle.launches) {
+    if (launch.kernel >= bundle.kernels.size())
+      continue;
+    BundleKernel &kernel = bundle.kernels[launch.kernel];
+    bool sign = kernel.params.empty() && !signedNow[launch.kernel];
+    if (sign) {
+      signedNow[launch.kernel] = true;
+      kernel.dims = launch.dims;
+      kernel.globalSize = launch.globalSize;
+      kernel.localSize = launch.localSize;
+    }
+    for (unsigned arg : launch.args) {
+      if (arg >= bundle.buffers.size())
+        continue;
+      const BundleBuffer &buffer = bundle.buffers[arg];
+      unsigned storage = buffer.aliasOf.value_or(arg);
+      unsigned tensor = bundle.buffers[storage].pieceOf
+                            ? bundle.buffers[storage].pieceOf->whole
+                            : storage;
+      bool written = bundle.buffers[tensor].kind != BundleBuffer::Kind::Input &&
+                     !touched[storage];
+      touched[storage] = true;
+      if (sign)
+        kernel.params.push_back(
+            {buffer.dtype, uint64_t(numElements(buffer.shape).value_or(0)),
+             written});
+    }
+  }
+}
+
 /// A tensor whose element i is `scale * i`.
 inline HostTensor iota(DType dtype, const Shape &shape, double scale) {
   HostTensor tensor(dtype, shape);

@@ -217,6 +217,18 @@ TEST_F(OpenCLBuildTest, VectorAddBundle) {
   EXPECT_EQ(launch.globalSize, (std::array<uint64_t, 3>{128, 1, 1}));
   EXPECT_EQ(launch.localSize, (std::array<uint64_t, 3>{64, 1, 1}));
   EXPECT_EQ(launch.args, (std::vector<unsigned>{0, 1, 2}));
+  // The kernel's signature: what its code addresses, and its geometry.
+  const BundleKernel &kernel = bundle->kernels[0];
+  ASSERT_EQ(kernel.params.size(), 3u);
+  for (unsigned i = 0; i < 3; ++i) {
+    EXPECT_EQ(kernel.params[i].dtype, DType::F32) << i;
+    EXPECT_EQ(kernel.params[i].elements, 100u) << i;
+    EXPECT_EQ(kernel.params[i].written, i == 2) << i;
+  }
+  EXPECT_EQ(kernel.dims, launch.dims);
+  EXPECT_EQ(kernel.globalSize, launch.globalSize);
+  EXPECT_EQ(kernel.localSize, launch.localSize);
+  EXPECT_TRUE(validateBundle(*bundle));
 
   std::vector<float> a(100), b(100);
   for (int i = 0; i < 100; ++i) {

@@ -24,6 +24,7 @@ namespace {
 using Kind = BundleBuffer::Kind;
 using tilec::testing::iota;
 using tilec::testing::launch1D;
+using tilec::testing::signKernels;
 
 /// C = A + B over `size` floats by kernel "vadd", which writes the first
 /// 1000, in work-groups of 64.
@@ -65,8 +66,10 @@ Bundle vectorAddInPiecesBundle(int64_t size) {
 
 class ExecutorTest : public tilec::testing::VulkanFixture {
 protected:
-  Expected<std::unique_ptr<VulkanExecutor>> prepare(const Bundle &bundle) {
-    return VulkanExecutor::create(*device, bundle, "test.json");
+  /// Prepares `bundle`, its kernels signed from its launches.
+  Expected<std::unique_ptr<VulkanExecutor>> prepare(Bundle bundle) {
+    signKernels(bundle);
+    return VulkanExecutor::create(*device, std::move(bundle), "test.json");
   }
 
   /// The error of preparing `bundle`, which must fail.
@@ -168,9 +171,12 @@ TEST_F(ExecutorTest, AliasesShareTheirTargetsStorage) {
 }
 
 TEST_F(ExecutorTest, LaunchesWithoutWorkAreSkipped) {
+  // A kernel has one geometry: the empty launch is of a second kernel of
+  // the same module.
   Bundle bundle = vectorAddBundle();
+  bundle.kernels.push_back(bundle.kernels[0]);
   bundle.launches.insert(bundle.launches.begin(),
-                         launch1D(0, 0, 64, {0, 1, 2}));
+                         launch1D(1, 0, 64, {0, 1, 2}));
   Expected<std::unique_ptr<VulkanExecutor>> executor = prepare(bundle);
   ASSERT_TRUE(executor) << executor.error().message();
   HostTensor a = iota(DType::F32, {1000}, 1);
@@ -204,8 +210,10 @@ TEST_F(ExecutorTest, DeviceTensorsChainWithoutCopies) {
   // A tensor of another device (another Device object) is refused.
   Expected<std::unique_ptr<Device>> other = Device::open(descriptor);
   ASSERT_TRUE(other) << other.error().message();
+  Bundle signedBundle = vectorAddBundle();
+  signKernels(signedBundle);
   Expected<std::unique_ptr<VulkanExecutor>> elsewhere =
-      VulkanExecutor::create(**other, vectorAddBundle(), "other.json");
+      VulkanExecutor::create(**other, signedBundle, "other.json");
   ASSERT_TRUE(elsewhere) << elsewhere.error().message();
   Expected<std::vector<std::shared_ptr<DeviceTensor>>> foreign =
       (*elsewhere)->runOnDevice({(*twice)[0], &a});
@@ -264,9 +272,10 @@ TEST_F(ExecutorTest, LaunchGeometryMustMatchTheModule) {
             "size 32 in dimension 0 differs from the work-group size fixed in "
             "the SPIR-V, 64x1x1");
   bundle.launches = {launch1D(0, 1000, 64, {0, 1, 2})};
+  // Checked with the bundle's consistency, before the module is looked at.
   EXPECT_EQ(prepareError(bundle),
-            "test.json: kernel 'vadd' (vadd.tile:2:3), launch #0: the global "
-            "size 1000 is not a multiple of the local size 64 in dimension 0");
+            "test.json: inconsistent bundle: launches[0].global_size: [1000] "
+            "is not a multiple of the local size [64]");
 }
 
 TEST_F(ExecutorTest, BuffersBeyondTheProfileAreRefused) {

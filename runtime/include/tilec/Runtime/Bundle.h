@@ -29,7 +29,7 @@
 namespace tilec {
 
 /// The version of the bundle format this runtime reads and writes.
-inline constexpr int kBundleFormatVersion = 3;
+inline constexpr int kBundleFormatVersion = 4;
 
 /// Where a piece lies in the tensor it is part of.
 struct BufferPiece {
@@ -56,6 +56,9 @@ struct BundleBuffer {
   std::optional<BufferPiece> pieceOf;
 };
 
+/// "input", "output", "temporary" or "piece": the spelling in the file form.
+const char *bufferKindName(BundleBuffer::Kind kind);
+
 struct BundleLaunch {
   /// Indexes `Bundle::kernels`.
   unsigned kernel = 0;
@@ -65,6 +68,17 @@ struct BundleLaunch {
   std::array<uint64_t, 3> localSize = {1, 1, 1};
   /// The kernel's arguments, in order: indexes into `Bundle::buffers`.
   std::vector<unsigned> args;
+};
+
+/// One argument of a kernel, as its code uses it: what a launch must pass.
+struct KernelParam {
+  /// The dtype of the buffer's elements.
+  DType dtype = DType::F32;
+  /// How many elements the kernel addresses: the buffer passed holds exactly
+  /// as many (a smaller one would be written past its end).
+  uint64_t elements = 0;
+  /// Whether the kernel stores to it (else it only reads it).
+  bool written = false;
 };
 
 struct BundleKernel {
@@ -87,6 +101,13 @@ struct BundleKernel {
   /// SPIR-V module by SPIRV-Cross (the buffer of argument i is
   /// `[[buffer(i)]]`); empty when the bundle was not compiled for Metal.
   std::string msl;
+  /// Its arguments in order (empty for a kernel that no launch takes).
+  std::vector<KernelParam> params;
+  /// The geometry its code was generated for (its indexing assumes it):
+  /// every launch of the kernel has these sizes.
+  unsigned dims = 1;
+  std::array<uint64_t, 3> globalSize = {1, 1, 1};
+  std::array<uint64_t, 3> localSize = {1, 1, 1};
 };
 
 struct Bundle {
@@ -108,12 +129,21 @@ struct Bundle {
   std::string explanation;
 };
 
+/// Checks what the types alone do not, before anything runs: indexes in
+/// range; inputs and outputs that list exactly the buffers of their kind;
+/// aliases of the same size; pieces that tile their tensor; every launch
+/// against its kernel (geometry, and per argument the dtype and element
+/// count, no input written); every output written by a launch, and no
+/// buffer read before a launch writes it. The error names the field
+/// ("launches[0].args[1]: ..."). parseBundle and both executors' `create`
+/// call it, so a bundle built in memory gets the same checks as a file.
+Status validateBundle(const Bundle &bundle);
+
 /// Serialises `bundle` as the JSON file form.
 std::string serializeBundle(const Bundle &bundle);
 /// Parses and validates the JSON file form (`name` for messages): a
 /// truncated or corrupt file, another format version, or an inconsistent
-/// bundle (an index out of range, an alias of another size, pieces that do
-/// not tile their tensor) is an error.
+/// bundle (validateBundle) is an error, never an exception.
 Expected<Bundle> parseBundle(const std::string &text, const std::string &name);
 Expected<Bundle> readBundle(const std::string &path);
 /// Writes atomically (a temporary file, then a rename).

@@ -11,6 +11,7 @@
 #define TILEC_RUNTIME_HOSTTENSOR_H
 
 #include "tilec/Runtime/DType.h"
+#include "tilec/Runtime/Status.h"
 
 #include <cstdint>
 #include <vector>
@@ -20,9 +21,16 @@ namespace tilec {
 class HostTensor {
 public:
   HostTensor() = default;
-  /// A zero-filled tensor. The caller checks that the size is sane
-  /// (numElements(shape) has a value) before constructing.
+  /// A zero-filled tensor of a size the caller chose (a size from outside
+  /// the program goes through allocate). Throws std::length_error when the
+  /// byte size does not fit 64 bits, std::bad_alloc when the host cannot
+  /// hold it.
   HostTensor(DType dtype, Shape shape);
+  /// A zero-filled tensor of a size from a command line or a file: an
+  /// element count or byte size that overflows, or more bytes than the
+  /// host's available memory (availableHostMemory), is an error naming the
+  /// type and the sizes, before anything is allocated.
+  static Expected<HostTensor> allocate(DType dtype, Shape shape);
 
   DType dtype() const { return type; }
   const Shape &shape() const { return dims; }

@@ -15,8 +15,10 @@ namespace tilec {
 /// and never zero, which would hide unwritten outputs), signed integers in
 /// [-8, 8), unsigned integers in [0, 16), bools 0 or 1. The integer ranges
 /// keep sums and products of test-sized contractions exact and free of
-/// overflow.
-HostTensor randomTensor(DType dtype, const Shape &shape, uint64_t seed);
+/// overflow. A shape too large for the host is an error
+/// (HostTensor::allocate), never an abort.
+Expected<HostTensor> randomTensor(DType dtype, const Shape &shape,
+                                  uint64_t seed);
 
 } // namespace tilec
 
