@@ -18,12 +18,9 @@
 namespace tilec {
 namespace interp {
 
-/// The host's available memory in bytes: MemAvailable of /proc/meminfo, else
-/// the available physical pages; nullopt when neither is known.
-std::optional<uint64_t> getAvailableHostMemory();
-
-/// Where `bytes` can be allocated now, nullopt; else why not ("needs N
-/// bytes, more than the M bytes of memory available on this host").
+/// Where `bytes` can be allocated now (within the runtime's
+/// availableHostMemory), nullopt; else why not ("needs N bytes, more than the
+/// M bytes of memory available on this host").
 std::optional<std::string> checkHostMemory(uint64_t bytes);
 
 } // namespace interp
