@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "Grad.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -153,6 +154,7 @@ int main(int argc, char **argv) {
   for (cl::SubCommand *sub : {&cl::SubCommand::getTopLevel(), &compileCommand,
                               &runCommand, &benchCommand, &devicesCommand})
     cl::HideUnrelatedOptions(tilecCategory, *sub);
+  prepareGradCommand();
   cl::SetVersionPrinter(
       [](raw_ostream &os) { os << "tilec " << TILEC_VERSION << "\n"; });
 
@@ -187,6 +189,8 @@ int main(int argc, char **argv) {
                          repeat,    backend, device,   profile};
     return runBench(options);
   }
+  if (std::optional<int> status = runGradIfChosen())
+    return *status;
   if (devicesCommand) {
     DevicesOptions options{backend, device, profile, printJson};
     return runDevices(options);
