@@ -49,10 +49,32 @@ void prepareGradCommand() {
   cl::HideUnrelatedOptions(gradCategory, gradCommand);
 }
 
+/// Reports a `--wrt` name that is no parameter of `function`, or one named
+/// twice, like a bad `--arg`: a usage error.
+static bool checkWrtNames(const ast::Function &function) {
+  std::vector<ParamInfo> params = getParams(function);
+  for (auto it = gradWrt.begin(); it != gradWrt.end(); ++it) {
+    if (llvm::none_of(params, [&](const ParamInfo &param) {
+          return param.name == *it;
+        })) {
+      reportError("--wrt names '" + *it + "', which is not an input (inputs: " +
+                  listParams(params) + ")");
+      return false;
+    }
+    if (std::find(gradWrt.begin(), it, *it) != it) {
+      reportError("--wrt names '" + *it + "' twice");
+      return false;
+    }
+  }
+  return true;
+}
+
 static int runGrad() {
   std::unique_ptr<LoadedSource> source = loadSource(gradInputPath, gradEntry);
   if (!source)
     return ExitProgramError;
+  if (!checkWrtNames(*source->function))
+    return ExitUsageError;
   int exitCode = ExitSuccess;
   std::optional<Program> program =
       specializeFromArgs(*source, gradArgSpecs, exitCode);
