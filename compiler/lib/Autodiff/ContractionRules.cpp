@@ -22,6 +22,8 @@
 
 #include "GradientBuilder.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace llvm;
 
 namespace tilec {
@@ -125,7 +127,14 @@ bool ContractionGradient::keepBounds(const Access &access,
                          builder.getTensor(access.tensor).name +
                          "', whose fractional index cannot become a "
                          "constraint");
-    contraction.constraints.push_back(Constraint{poly, shape[axis], loc});
+    // An access that repeats an index (A[i, i]) bounds it once.
+    bool known =
+        llvm::any_of(contraction.constraints, [&](const Constraint &c) {
+          return c.bound == shape[axis] && c.poly.constant == poly.constant &&
+                 c.poly.coeffs == poly.coeffs;
+        });
+    if (!known)
+      contraction.constraints.push_back(Constraint{poly, shape[axis], loc});
   }
   return true;
 }

@@ -16,6 +16,7 @@
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
