@@ -249,9 +249,10 @@ unsigned GradientBuilder::finishCotangent(unsigned tensor, StringRef name) {
     unsigned single = parts.front()->tensor;
     if (name.empty())
       return single;
-    // A temporary of the backward pass becomes the named result itself.
+    // A temporary of the backward pass becomes the named result itself,
+    // unless it already is another result (A and B of `A + B`).
     TensorDecl &decl = gradient.tensors[single];
-    if (single >= forward.tensors.size() && !decl.isInput) {
+    if (single >= forward.tensors.size() && !decl.isInput && !decl.isOutput) {
       names.erase(decl.name);
       decl.name = name.str();
       return single;

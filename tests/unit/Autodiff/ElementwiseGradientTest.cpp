@@ -99,6 +99,16 @@ function f(X[N]) -> (Y, Z, S) {
                        {{"X", F64, {5}}}, {"X"});
 }
 
+TEST(ElementwiseGradient, TwoInputsWithOneCotangent) {
+  // DA and DB are the same values: the second is a copy of the first.
+  expectGradientsMatch(R"(
+function f(A[N], B[N]) -> (L) {
+  Y = exp(A + B);
+  L[] = +(Y[i]);
+})",
+                       {{"A", F64, {3}}, {"B", F64, {3}}}, {"A", "B"});
+}
+
 TEST(ElementwiseGradient, InputThatDoesNotMatterGetsZeros) {
   expectGradientsMatch("function f(X[N], Y[N]) -> (O) { O = X * 2; }",
                        {{"X", F64, {3}}, {"Y", F64, {3}}}, {"Y", "X"});
