@@ -171,4 +171,25 @@ function loss(X[M, K], W[K, N], B[N]) -> (L) {
       {"W", "B", "X"});
 }
 
+TEST(ContractionGradient, SoftmaxCrossEntropy) {
+  // Max, broadcasting, exp, log and a `?` pick, as a classifier's loss.
+  expectGradientsMatch(R"(
+function loss(Logits[B, C], Label[B]) -> (L) {
+  Max[i : B] = >(Logits[i, j]);
+  Column = reshape(Max, B, 1);
+  Shifted = Logits - Column;
+  E = exp(Shifted);
+  Sum[i : B] = +(E[i, j]);
+  LogSum = log(Sum);
+  LogSumColumn = reshape(LogSum, B, 1);
+  LogProb = Shifted - LogSumColumn;
+  Col = index(Logits, 1);
+  Picked[i : B] = +(Col[i, j] == Label[i] ? LogProb[i, j]);
+  Total[] = +(Picked[i]);
+  L = -Total / B;
+})",
+                       {{"Logits", F64, {3, 4}}, {"Label", DType::I32, {3}}},
+                       {"Logits"});
+}
+
 } // namespace
