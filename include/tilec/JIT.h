@@ -19,6 +19,7 @@
 #include "tilec/JIT/Context.h"
 #include "tilec/JIT/Error.h"
 #include "tilec/JIT/Future.h"
+#include "tilec/JIT/Gradient.h"
 #include "tilec/JIT/Signature.h"
 #include "tilec/Runtime/DType.h"
 #include "tilec/Runtime/DeviceProfile.h"

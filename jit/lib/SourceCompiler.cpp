@@ -2,6 +2,9 @@
 
 #include "SourceCompiler.h"
 
+#include "tilec/Autodiff/Gradient.h"
+#include "tilec/JIT/Gradient.h"
+
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
 
@@ -119,6 +122,44 @@ Expected<Bundle> compileSource(const std::string &text,
   if (!bundle)
     return fail();
   return std::move(*bundle);
+}
+
+/// Like compileSource up to the specialised program, which is then
+/// differentiated and printed instead of compiled.
+Expected<std::string> gradientSource(const std::string &text,
+                                     const std::vector<std::string> &wrt,
+                                     const CompileOptions &options,
+                                     const std::string &sourceName) {
+  std::vector<Diagnostic> diagnostics;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
+  auto fail = [&]() -> Expected<std::string> {
+    std::string message = summarize(diagnostics, sourceName);
+    return Error(ErrorKind::Compile, std::move(message),
+                 std::move(diagnostics));
+  };
+  std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
+  if (!module)
+    return fail();
+  const ast::Function *function =
+      selectFunction(*module, options.entry, sourceMgr);
+  if (!function)
+    return fail();
+  std::vector<ArgBinding> bindings;
+  for (const InputBinding &input : options.inputs)
+    bindings.push_back({input.name, input.dtype, input.shape});
+  std::optional<Program> program = specialize(*function, bindings, sourceMgr);
+  if (!program)
+    return fail();
+  std::optional<Program> gradient = differentiate(*program, wrt, sourceMgr);
+  if (!gradient)
+    return fail();
+  std::string source;
+  llvm::raw_string_ostream os(source);
+  printProgram(*gradient, os);
+  return os.str();
 }
 
 } // namespace tilec::jit

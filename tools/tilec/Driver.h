@@ -203,6 +203,17 @@ struct DevicesOptions {
 };
 int runDevices(const DevicesOptions &options);
 
+struct GradOptions {
+  std::string inputPath;
+  std::string entry;
+  std::vector<std::string> argSpecs;
+  /// `--wrt`: the inputs to differentiate with respect to.
+  std::vector<std::string> wrt;
+  std::string outputPath;
+};
+/// Prints the gradient program (docs/training.md) as canonical Tile source.
+int runGrad(const GradOptions &options);
+
 } // namespace tilec
 
 #endif // TILEC_TOOLS_TILEC_DRIVER_H

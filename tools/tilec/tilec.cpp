@@ -11,6 +11,7 @@
 // tilec bench FILE.tile --arg NAME=DTYPE[dims] ... [--repeat N]
 //                       [--backend opencl|vulkan]
 // tilec devices [--json [--backend opencl|vulkan]]
+// tilec grad FILE.tile --wrt W,B --arg NAME=DTYPE[dims] ... [-o OUT]
 // compile, run, bench and devices take --device SEL and --profile FILE.
 // The options tile-run shares are declared in tools/common/CommandLine.
 //
@@ -41,6 +42,8 @@ struct Arguments {
   OutputArguments outputs;
   std::string formerOutDir, runBackend = "opencl";
   bool check = false, memoryReport = false;
+  // grad
+  std::vector<std::string> wrt;
   // bench and devices
   std::string deviceBackend = "opencl";
   unsigned repeat = 10;
@@ -145,6 +148,20 @@ static void addDevicesCommand(CLI::App &app, Arguments &arguments) {
                    arguments.device, arguments.profile);
 }
 
+static void addGradCommand(CLI::App &app, Arguments &arguments) {
+  CLI::App *grad = app.add_subcommand(
+      "grad", "Print the gradient program of a .tile function");
+  addProgramOptions(*grad, arguments);
+  grad->add_option("--wrt", arguments.wrt,
+                   "The inputs to differentiate with respect to")
+      ->type_name("W,B,...")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->required();
+  grad->add_option("-o", arguments.outputPath, "The output file")
+      ->type_name("OUT");
+}
+
 /// `--emit`'s value as an EmitKind; reports an unknown one.
 static std::optional<EmitKind> parseEmit(StringRef name) {
   if (name.empty())
@@ -198,7 +215,8 @@ int main(int argc, char **argv) {
                "  tilec run FILE.tile --arg A=f32[64,32] ... --random "
                "[--backend vulkan]\n"
                "  tilec bench FILE.tile --arg A=f32[64,32] ... [--repeat N]\n"
-               "  tilec devices\n\n"
+               "  tilec devices\n"
+               "  tilec grad FILE.tile --wrt W,B --arg A=f32[64,32] ...\n\n"
                "  `tilec SUBCOMMAND --help` lists a subcommand's options.",
                "tilec");
   app.set_version_flag("--version", std::string("tilec ") + TILEC_VERSION);
@@ -208,6 +226,7 @@ int main(int argc, char **argv) {
   addRunCommand(app, arguments);
   addBenchCommand(app, arguments);
   addDevicesCommand(app, arguments);
+  addGradCommand(app, arguments);
   int exitCode = ExitSuccess;
   if (!parseCommandLine(app, argc, argv, "tilec", exitCode))
     return exitCode;
@@ -247,6 +266,12 @@ int main(int argc, char **argv) {
     DevicesOptions options{arguments.deviceBackend, arguments.device,
                            arguments.profile, arguments.json};
     return runDevices(options);
+  }
+  if (app.got_subcommand("grad")) {
+    GradOptions options{arguments.inputPath, arguments.entry,
+                        arguments.argSpecs, arguments.wrt,
+                        arguments.outputPath};
+    return runGrad(options);
   }
   reportError("no subcommand (see tilec --help)");
   return ExitUsageError;
