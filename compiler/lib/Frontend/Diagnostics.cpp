@@ -38,6 +38,9 @@ static void print(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
 void Diagnostics::error(llvm::SMLoc loc, const llvm::Twine &message) {
   ++errorCount;
   print(sourceMgr, loc, llvm::SourceMgr::DK_Error, message);
+  for (auto site = callSites.rbegin(); site != callSites.rend(); ++site)
+    print(sourceMgr, site->loc, llvm::SourceMgr::DK_Note,
+          "in the call to '" + site->callee + "'");
 }
 
 void Diagnostics::note(llvm::SMLoc loc, const llvm::Twine &message) {
