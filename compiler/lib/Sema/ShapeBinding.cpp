@@ -102,7 +102,7 @@ bool Specializer::bindDim(const ast::Param &param, const ast::ParamDim &dim,
     diags.error(argument->loc, "argument of the call to '" + function.name +
                                    "' does not match parameter '" +
                                    param.name + "': " + message);
-    diags.note(dim.loc, "'" + param.name + "' is declared here");
+    diags.note(param.loc, "'" + param.name + "' is declared here");
   };
   if (!dim.name) {
     if (dim.value == extent)

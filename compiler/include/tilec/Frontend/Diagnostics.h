@@ -36,12 +36,19 @@ public:
   void pushCallSite(llvm::SMLoc loc, llvm::StringRef callee) {
     callSites.push_back({loc, callee.str()});
   }
-  void popCallSite() { callSites.pop_back(); }
+  void popCallSite() {
+    flushCallNotes();
+    callSites.pop_back();
+  }
 
   unsigned getErrorCount() const { return errorCount; }
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
 
 private:
+  /// Prints the call notes of the last error, after the notes its reporter
+  /// added.
+  void flushCallNotes();
+
   llvm::SourceMgr &sourceMgr;
   unsigned errorCount = 0;
   struct CallSite {
@@ -49,6 +56,8 @@ private:
     std::string callee;
   };
   std::vector<CallSite> callSites;
+  /// The calls the last error's notes still have to name, innermost first.
+  std::vector<CallSite> pendingCallNotes;
 };
 
 } // namespace tilec
