@@ -86,13 +86,12 @@ void ImportReader::readImport(const ast::Import &import, unsigned importerId) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
   if (std::error_code ec = buffer.getError()) {
-    diags.error(import.loc,
-                "cannot read '" + path + "': " + ec.message());
+    diags.error(import.loc, "cannot read '" + path + "': " + ec.message());
     return;
   }
   reading[realPath] = true;
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(std::move(*buffer),
-                                                   import.loc);
+  unsigned bufferId =
+      sourceMgr.AddNewSourceBuffer(std::move(*buffer), import.loc);
   Parser parser(diags, bufferId);
   std::unique_ptr<ast::Module> imported = parser.parseModule();
   for (std::unique_ptr<ast::Function> &function : imported->functions)
@@ -116,10 +115,10 @@ static void checkUniqueNames(const ast::Module &module, Diagnostics &diags) {
       if (inserted || sourceMgr.FindBufferContainingLoc(it->second->loc) ==
                           sourceMgr.FindBufferContainingLoc(function->loc))
         continue;
-      diags.error(function->loc, "function '" + function->name +
-                                     "' is defined in two files");
-      diags.note(it->second->loc, "'" + function->name +
-                                      "' is first defined here");
+      diags.error(function->loc,
+                  "function '" + function->name + "' is defined in two files");
+      diags.note(it->second->loc,
+                 "'" + function->name + "' is first defined here");
     }
 }
 

@@ -18,8 +18,7 @@ namespace tilec {
 /// Parses the files `module` (buffer `bufferId`) imports into
 /// `module.importedFunctions` and sets every function's `module`. Reports
 /// unreadable files, import cycles and functions of one name in two files.
-void resolveImports(ast::Module &module, unsigned bufferId,
-                    Diagnostics &diags);
+void resolveImports(ast::Module &module, unsigned bufferId, Diagnostics &diags);
 
 } // namespace tilec
 

@@ -50,8 +50,8 @@ const ast::Function *Specializer::resolveCallee(const ast::Expr &call) {
     return nullptr;
   }
   if (found.size() > 1) {
-    diags.error(call.loc, "call of '" + call.name + "' is ambiguous: " +
-                              llvm::Twine(found.size()) +
+    diags.error(call.loc, "call of '" + call.name +
+                              "' is ambiguous: " + llvm::Twine(found.size()) +
                               " functions have that name");
     for (const ast::Function *candidate : found)
       diags.note(candidate->loc, "'" + call.name + "' is defined here");
@@ -74,11 +74,10 @@ Specializer::inlineCall(const ast::Expr &call,
       return std::nullopt;
     }
   if (call.operands.size() != callee->params.size()) {
-    diags.error(call.loc, "'" + call.name + "' takes " +
-                              llvm::Twine(callee->params.size()) +
-                              " arguments but " +
-                              llvm::Twine(call.operands.size()) +
-                              " were given");
+    diags.error(call.loc,
+                "'" + call.name + "' takes " +
+                    llvm::Twine(callee->params.size()) + " arguments but " +
+                    llvm::Twine(call.operands.size()) + " were given");
     diags.note(callee->loc, "'" + call.name + "' is defined here");
     return std::nullopt;
   }
@@ -114,9 +113,9 @@ Specializer::inlineCall(const ast::Expr &call,
   if (!ok)
     return std::nullopt;
 
-  Specializer inlined(*callee, *this,
-                      prefix + makeCallPrefix(callee->name,
-                                              ++callCounts[callee->name]));
+  Specializer inlined(
+      *callee, *this,
+      prefix + makeCallPrefix(callee->name, ++callCounts[callee->name]));
   for (size_t i = 0; i < resultNames.size(); ++i)
     inlined.resultNames[callee->results[i].name] = resultNames[i];
   return inlined.inlineBody(call, args);
@@ -130,13 +129,13 @@ bool Specializer::bindArgument(const ast::Param &param,
   ArgBinding binding{param.name, decl.dtype, decl.shape};
   bool ok = true;
   if (param.dims && param.dims->size() != decl.shape.size()) {
-    diags.error(argument.loc,
-                "argument of the call to '" + function.name +
-                    "' does not match parameter '" + param.name +
-                    "': it has rank " + llvm::Twine(decl.shape.size()) +
-                    " (" + formatType(decl.dtype, decl.shape) +
-                    ") but the parameter has rank " +
-                    llvm::Twine(param.dims->size()));
+    diags.error(argument.loc, "argument of the call to '" + function.name +
+                                  "' does not match parameter '" + param.name +
+                                  "': it has rank " +
+                                  llvm::Twine(decl.shape.size()) + " (" +
+                                  formatType(decl.dtype, decl.shape) +
+                                  ") but the parameter has rank " +
+                                  llvm::Twine(param.dims->size()));
     diags.note(param.loc, "'" + param.name + "' is declared here");
     ok = false;
   } else if (param.dims) {

@@ -100,8 +100,8 @@ bool Specializer::bindDim(const ast::Param &param, const ast::ParamDim &dim,
       return;
     }
     diags.error(argument->loc, "argument of the call to '" + function.name +
-                                   "' does not match parameter '" +
-                                   param.name + "': " + message);
+                                   "' does not match parameter '" + param.name +
+                                   "': " + message);
     diags.note(param.loc, "'" + param.name + "' is declared here");
   };
   if (!dim.name) {

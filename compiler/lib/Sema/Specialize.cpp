@@ -207,7 +207,8 @@ void Specializer::specializeBody() {
       specializeCallStatement(call->outputs, *call->call);
       continue;
     }
-    const auto *elementwise = std::get_if<ast::ElementwiseStmt>(&statement.body);
+    const auto *elementwise =
+        std::get_if<ast::ElementwiseStmt>(&statement.body);
     if (elementwise && isFunctionCall(*elementwise->value)) {
       specializeCallStatement({{statement.output, statement.loc}},
                               *elementwise->value);
@@ -216,10 +217,10 @@ void Specializer::specializeBody() {
     if (!checkNewName(statement.output, statement.loc))
       continue;
     std::optional<Statement> result =
-        elementwise ? specializeElementwise(statement, *elementwise)
-                    : specializeContraction(
-                          statement,
-                          std::get<ast::ContractionStmt>(statement.body));
+        elementwise
+            ? specializeElementwise(statement, *elementwise)
+            : specializeContraction(
+                  statement, std::get<ast::ContractionStmt>(statement.body));
     if (result) {
       const TensorDecl &output = program.tensors[result->output];
       if (!checkTensorSize(output.name, output.dtype, output.shape,

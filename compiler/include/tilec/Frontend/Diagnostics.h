@@ -11,10 +11,10 @@
 
 #include "llvm/ADT/Twine.h"
 
-#include <string>
-#include <vector>
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
+#include <string>
+#include <vector>
 
 namespace llvm {
 class SourceMgr;
