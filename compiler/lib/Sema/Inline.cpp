@@ -66,13 +66,21 @@ Specializer::inlineCall(const ast::Expr &call,
   const ast::Function *callee = resolveCallee(call);
   if (!callee)
     return std::nullopt;
-  for (const Specializer *scope = this; scope; scope = scope->caller)
+  unsigned depth = 0;
+  for (const Specializer *scope = this; scope; scope = scope->caller) {
     if (&scope->function == callee) {
       diags.error(call.loc, "recursive call of '" + call.name +
                                 "': a function cannot call itself, directly "
                                 "or through other functions");
       return std::nullopt;
     }
+    ++depth;
+  }
+  if (depth > kMaxCallDepth) {
+    diags.error(call.loc,
+                "calls nest more than " + llvm::Twine(kMaxCallDepth) + " deep");
+    return std::nullopt;
+  }
   if (call.operands.size() != callee->params.size()) {
     diags.error(call.loc,
                 "'" + call.name + "' takes " +

@@ -52,6 +52,9 @@ class Specializer {
 public:
   /// Inlining stops with an error beyond this many statements.
   static constexpr size_t kMaxStatements = 100000;
+  /// Calls nest at most this deep (each level is a few frames of the
+  /// compiler's stack).
+  static constexpr unsigned kMaxCallDepth = 256;
 
   /// The entry function.
   Specializer(const ast::Function &function, llvm::SourceMgr &sourceMgr);

@@ -150,6 +150,19 @@ TEST(CallsTest, InliningIsBounded) {
             std::string::npos);
 }
 
+TEST(CallsTest, CallDepthIsBounded) {
+  // A chain of 1000 functions, each calling the next: an error, not a stack
+  // overflow.
+  std::string source = "function f0(X) -> (Y) { Y = X + 1; }\n";
+  for (int level = 1; level < 1000; ++level)
+    source += "function f" + std::to_string(level) + "(X) -> (Y) { Y = f" +
+              std::to_string(level - 1) + "(X); }\n";
+  TileCompiler compiler;
+  EXPECT_FALSE(compiler.compile(source, {arg("X", DType::F32, {1})}, "f999"));
+  EXPECT_NE(compiler.getDiagnostics().find("calls nest more than 256 deep"),
+            std::string::npos);
+}
+
 TEST(CallsTest, ErrorsInACalleeNoteTheCalls) {
   TileCompiler compiler;
   EXPECT_FALSE(compiler.compile("function g(A) -> (B) { B = A + Z; }\n"
