@@ -181,6 +181,12 @@ Specializer::inlineBody(const ast::Expr &call, llvm::ArrayRef<unsigned> args) {
 bool Specializer::specializeCallStatement(llvm::ArrayRef<ast::Result> outputs,
                                           const ast::Expr &call) {
   bool ok = true;
+  if (!isFunctionCall(call)) {
+    diags.error(call.loc, "'" + call.name +
+                              "' is a builtin: '(...) =' takes a call of a "
+                              "function of the program");
+    ok = false;
+  }
   for (const ast::Result &output : outputs)
     ok &= checkNewName(output.name, output.loc);
   std::optional<std::vector<unsigned>> results;

@@ -110,6 +110,13 @@ TEST(CallsTest, BuiltinsWinOverFunctionsOfTheSameName) {
                        {arg("X", DType::F32, {3})}, "f");
   ASSERT_TRUE(program) << compiler.getDiagnostics();
   ASSERT_EQ(program->statements.size(), 1u);
+  EXPECT_FALSE(compiler.compile("function f(X) -> (Y) { (Y) = relu(X); }\n",
+                                {arg("X", DType::F32, {3})}));
+  EXPECT_NE(compiler.getDiagnostics().find(
+                "test.tile:1:30: error: 'relu' is a builtin: '(...) =' takes "
+                "a call of a function of the program"),
+            std::string::npos)
+      << compiler.getDiagnostics();
   const Expr &value = *std::get<Elementwise>(program->statements[0].op).value;
   EXPECT_EQ(value.kind, Expr::Kind::Call);
   EXPECT_EQ(value.builtin, Builtin::Relu);
