@@ -83,3 +83,13 @@ const char *tilec::ast::getSpelling(BinaryOp op) {
   }
   return "?";
 }
+
+std::vector<const tilec::ast::Function *>
+tilec::ast::Module::findFunctions(llvm::StringRef name) const {
+  std::vector<const Function *> found;
+  for (const auto *list : {&functions, &importedFunctions})
+    for (const std::unique_ptr<Function> &function : *list)
+      if (!name.empty() && function->name == name)
+        found.push_back(function.get());
+  return found;
+}

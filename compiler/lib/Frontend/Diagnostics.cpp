@@ -35,9 +35,18 @@ static void print(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
   sourceMgr.PrintMessage(llvm::errs(), diagnostic);
 }
 
+void Diagnostics::flushCallNotes() {
+  for (const CallSite &site : pendingCallNotes)
+    print(sourceMgr, site.loc, llvm::SourceMgr::DK_Note,
+          "in the call to '" + site.callee + "'");
+  pendingCallNotes.clear();
+}
+
 void Diagnostics::error(llvm::SMLoc loc, const llvm::Twine &message) {
+  flushCallNotes();
   ++errorCount;
   print(sourceMgr, loc, llvm::SourceMgr::DK_Error, message);
+  pendingCallNotes.assign(callSites.rbegin(), callSites.rend());
 }
 
 void Diagnostics::note(llvm::SMLoc loc, const llvm::Twine &message) {

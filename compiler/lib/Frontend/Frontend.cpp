@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/Frontend.h"
+#include "Imports.h"
 #include "tilec/Frontend/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -17,6 +18,8 @@ std::unique_ptr<ast::Module> parseModule(llvm::SourceMgr &sourceMgr,
   Diagnostics diags(sourceMgr);
   Parser parser(diags, bufferId);
   std::unique_ptr<ast::Module> module = parser.parseModule();
+  if (!diags.getErrorCount())
+    resolveImports(*module, bufferId, diags);
   if (diags.getErrorCount())
     return nullptr;
   return module;
@@ -28,9 +31,12 @@ const ast::Function *selectFunction(const ast::Module &module,
   Diagnostics diags(sourceMgr);
   if (entry.empty() && module.functions.size() == 1)
     return module.functions.front().get();
-  for (const auto &function : module.functions)
-    if (!entry.empty() && function->name == entry)
-      return function.get();
+  if (!entry.empty()) {
+    // The main file's functions come first.
+    std::vector<const ast::Function *> found = module.findFunctions(entry);
+    if (!found.empty())
+      return found.front();
+  }
 
   std::string available;
   for (const auto &function : module.functions) {

@@ -22,6 +22,8 @@ const char *tilec::describeTokenKind(TokenKind kind) {
     return "integer literal";
   case TokenKind::FloatLiteral:
     return "float literal";
+  case TokenKind::StringLiteral:
+    return "string literal";
   case TokenKind::KwFunction:
     return "'function'";
   case TokenKind::KwDefault:
@@ -154,6 +156,20 @@ Token Lexer::lexIdentifier(const char *start) {
   return token;
 }
 
+/// `"..."` on one line, without escapes.
+Token Lexer::lexString(const char *start) {
+  while (cursor != bufferEnd && *cursor != '"' && *cursor != '\n' &&
+         *cursor != '\r')
+    ++cursor;
+  if (cursor == bufferEnd || *cursor != '"') {
+    diags.error(llvm::SMLoc::getFromPointer(start),
+                "unterminated string literal");
+    return makeToken(TokenKind::Error, start);
+  }
+  ++cursor;
+  return makeToken(TokenKind::StringLiteral, start);
+}
+
 /// Integers `123`; floats `1.5`, `2e-3`, `.5`, `1.`. The value is computed by
 /// the parser, which reports literals out of range.
 Token Lexer::lexNumber(const char *start) {
@@ -200,6 +216,9 @@ Token Lexer::lex() {
   if (llvm::isDigit(c) ||
       (c == '.' && cursor != bufferEnd && llvm::isDigit(*cursor)))
     return lexNumber(start);
+
+  if (c == '"')
+    return lexString(start);
 
   // Two-character operators first.
   char next = cursor != bufferEnd ? *cursor : '\0';

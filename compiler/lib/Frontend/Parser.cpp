@@ -123,6 +123,16 @@ std::unique_ptr<ast::Module> Parser::parseModule() {
   module->loc = lexer.getBufferStart();
   unsigned errorsBefore = diags.getErrorCount();
   while (!token.is(TokenKind::Eof)) {
+    // `import` is a keyword only here, so that it stays a valid name
+    // (an index variable) everywhere else.
+    if (token.is(TokenKind::Identifier) && token.spelling == "import") {
+      if (!module->functions.empty())
+        diags.error(token.getLoc(),
+                    "imports must come before the first function");
+      if (!parseImport(*module))
+        skipToFunction();
+      continue;
+    }
     if (!token.is(TokenKind::KwFunction)) {
       errorExpected("'function'");
       consume();
@@ -135,6 +145,28 @@ std::unique_ptr<ast::Module> Parser::parseModule() {
   if (module->functions.empty() && diags.getErrorCount() == errorsBefore)
     diags.error(module->loc, "no function in the source");
   return module;
+}
+
+bool Parser::parseImport(ast::Module &module) {
+  ast::Import import;
+  import.loc = token.getLoc();
+  consume(); // 'import'
+  if (!token.is(TokenKind::StringLiteral)) {
+    errorExpected("the imported file's path as a string \"...\"");
+    return false;
+  }
+  import.path = token.spelling.drop_front().drop_back().str();
+  if (import.path.empty()) {
+    diags.error(token.getLoc(), "the imported file's path is empty");
+    return false;
+  }
+  consume();
+  if (!consumeIf(TokenKind::Semicolon)) {
+    diags.error(previousTokenEnd, "expected ';' after the import");
+    return false;
+  }
+  module.imports.push_back(std::move(import));
+  return true;
 }
 
 std::unique_ptr<ast::Function> Parser::parseFunction() {
@@ -225,12 +257,45 @@ bool Parser::parseBody(ast::Function &function) {
   return true;
 }
 
+bool Parser::parseCallStatement(ast::Statement &statement) {
+  ast::CallStmt call;
+  consume(); // '('
+  do {
+    if (!token.is(TokenKind::Identifier)) {
+      errorExpected("a name for a result of the call");
+      return false;
+    }
+    call.outputs.push_back({token.spelling.str(), token.getLoc()});
+    consume();
+  } while (consumeIf(TokenKind::Comma));
+  if (!expect(TokenKind::RParen, "',' or ')' after a name") ||
+      !expect(TokenKind::Assign, "'=' after the names of the results"))
+    return false;
+  llvm::SMLoc valueLoc = token.getLoc();
+  call.call = parseExpr();
+  if (!call.call)
+    return false;
+  if (call.call->kind != ast::Expr::Kind::Call) {
+    diags.error(valueLoc, "expected a call of a function after '(...) ='");
+    return false;
+  }
+  statement.output = call.outputs.front().name;
+  statement.loc = call.outputs.front().loc;
+  statement.body = std::move(call);
+  return true;
+}
+
 bool Parser::parseStatement(ast::Function &function) {
+  ast::Statement statement;
+  if (token.is(TokenKind::LParen)) {
+    if (!parseCallStatement(statement))
+      return false;
+    return finishStatement(function, std::move(statement));
+  }
   if (!token.is(TokenKind::Identifier)) {
     errorExpected("a statement");
     return false;
   }
-  ast::Statement statement;
   statement.output = token.spelling.str();
   statement.loc = token.getLoc();
   consume();
@@ -245,6 +310,11 @@ bool Parser::parseStatement(ast::Function &function) {
       return false;
     statement.body = ast::ElementwiseStmt{std::move(value)};
   }
+  return finishStatement(function, std::move(statement));
+}
+
+bool Parser::finishStatement(ast::Function &function,
+                             ast::Statement statement) {
   function.statements.push_back(std::move(statement));
   if (consumeIf(TokenKind::Semicolon))
     return true;
@@ -252,7 +322,8 @@ bool Parser::parseStatement(ast::Function &function) {
   // next token (often on the next line). When a statement follows, parsing
   // goes on with it; otherwise the rest of this statement is skipped.
   diags.error(previousTokenEnd, "expected ';' after statement");
-  return token.is(TokenKind::Identifier) || token.is(TokenKind::RBrace);
+  return token.is(TokenKind::Identifier) || token.is(TokenKind::LParen) ||
+         token.is(TokenKind::RBrace);
 }
 
 static std::optional<AggregationKind> getAggregation(TokenKind kind) {

@@ -518,8 +518,12 @@ std::optional<TypedExpr> ElementwiseTyper::typeCall(const ast::Expr &expr) {
         makeTensorNode(specializer.getTensor(*tensor), *tensor, expr.loc),
         TypedExpr::Literal::None};
   }
-  diags.error(expr.loc, "unknown function '" + expr.name + "'");
-  return std::nullopt;
+  std::optional<unsigned> tensor = specializer.specializeCall(expr);
+  if (!tensor)
+    return std::nullopt;
+  return TypedExpr{
+      makeTensorNode(specializer.getTensor(*tensor), *tensor, expr.loc),
+      TypedExpr::Literal::None};
 }
 
 std::optional<TypedExpr> ElementwiseTyper::typeBuiltin(const ast::Expr &expr,
@@ -611,6 +615,9 @@ Specializer::specializeTensorArgument(const ast::Expr &expr) {
   // A dimension name is an integer value like a literal.
   if (expr.kind == ast::Expr::Kind::Name && !lookupDim(expr.name))
     return lookupTensor(expr.name, expr.loc);
+  // A call's result is a tensor already.
+  if (isFunctionCall(expr))
+    return specializeCall(expr);
   return addTemporary(expr);
 }
 

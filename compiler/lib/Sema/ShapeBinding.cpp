@@ -89,16 +89,27 @@ bool Specializer::bindParam(const ast::Param &param,
 }
 
 bool Specializer::bindDim(const ast::Param &param, const ast::ParamDim &dim,
-                          const ArgBinding &binding, unsigned axis) {
+                          const ArgBinding &binding, unsigned axis,
+                          const ast::Expr *argument) {
   int64_t extent = binding.shape[axis];
   std::string source =
       param.name + ": " + formatType(binding.dtype, binding.shape);
+  auto report = [&](const llvm::Twine &message) {
+    if (!argument) {
+      diags.error(dim.loc, message);
+      return;
+    }
+    diags.error(argument->loc, "argument of the call to '" + function.name +
+                                   "' does not match parameter '" + param.name +
+                                   "': " + message);
+    diags.note(param.loc, "'" + param.name + "' is declared here");
+  };
   if (!dim.name) {
     if (dim.value == extent)
       return true;
-    diags.error(dim.loc, "parameter '" + param.name + "' requires extent " +
-                             llvm::Twine(dim.value) + " at axis " +
-                             llvm::Twine(axis) + " but is bound to " + source);
+    report("parameter '" + param.name + "' requires extent " +
+           llvm::Twine(dim.value) + " at axis " + llvm::Twine(axis) +
+           " but is bound to " + source);
     return false;
   }
   const std::string &name = *dim.name;
@@ -106,10 +117,9 @@ bool Specializer::bindDim(const ast::Param &param, const ast::ParamDim &dim,
   if (it != names.end() && it->second.dimValue) {
     if (*it->second.dimValue == extent)
       return true;
-    diags.error(dim.loc, "dimension '" + name + "' is " + llvm::Twine(extent) +
-                             " in " + source + " but " +
-                             llvm::Twine(*it->second.dimValue) + " in " +
-                             it->second.dimSource);
+    report("dimension '" + name + "' is " + llvm::Twine(extent) + " in " +
+           source + " but " + llvm::Twine(*it->second.dimValue) + " in " +
+           it->second.dimSource);
     diags.note(it->second.loc, "'" + name + "' is first declared here");
     return false;
   }

@@ -30,6 +30,33 @@ std::string formatType(DType dtype, const Shape &shape) {
   return dtypeName(dtype) + formatShape(shape);
 }
 
+Specializer::Specializer(const ast::Function &function,
+                         llvm::SourceMgr &sourceMgr)
+    : ownState(std::make_unique<SpecializationState>(sourceMgr)),
+      state(*ownState), function(function), diags(state.diags),
+      program(state.program) {}
+
+Specializer::Specializer(const ast::Function &callee, Specializer &caller,
+                         std::string prefix)
+    : state(caller.state), function(callee), diags(state.diags),
+      program(state.program), caller(&caller), prefix(std::move(prefix)) {}
+
+std::string Specializer::makeProgramName(llvm::StringRef name) {
+  if (!caller) {
+    state.programNames.insert(name);
+    return name.str();
+  }
+  auto result = resultNames.find(name);
+  if (result != resultNames.end())
+    return result->second;
+  std::string base = prefix + name.str();
+  std::string unique = base;
+  for (unsigned suffix = 2; state.programNames.contains(unique); ++suffix)
+    unique = base + "_" + std::to_string(suffix);
+  state.programNames.insert(unique);
+  return unique;
+}
+
 bool Specializer::checkNewName(llvm::StringRef name, llvm::SMLoc loc) {
   if (!ast::isUpperCaseName(name)) {
     diags.error(loc, "'" + name +
@@ -49,7 +76,7 @@ unsigned Specializer::addTensor(llvm::StringRef name, llvm::SMLoc loc,
                                 DType dtype, Shape shape) {
   unsigned index = program.tensors.size();
   TensorDecl decl;
-  decl.name = name.str();
+  decl.name = makeProgramName(name);
   decl.dtype = dtype;
   decl.shape = std::move(shape);
   decl.loc = loc;
@@ -110,11 +137,12 @@ std::string Specializer::makeTemporaryName() {
   std::string name;
   do
     name = "Tmp" + std::to_string(temporaryCount++);
-  while (sourceNames.contains(name) || names.count(name));
+  while (sourceNames.contains(name) || names.count(name) ||
+         (!caller && state.programNames.contains(name)));
   return name;
 }
 
-bool Specializer::bindResults() {
+bool Specializer::bindResults(std::vector<unsigned> &results) {
   bool ok = true;
   llvm::StringSet<> seen;
   for (const ast::Result &result : function.results) {
@@ -139,24 +167,25 @@ bool Specializer::bindResults() {
       }
       continue;
     }
-    TensorDecl &tensor = program.tensors[*it->second.tensor];
-    if (tensor.isInput) {
+    // A callee's parameter is its caller's tensor: ask the source.
+    const ast::Param *param = nullptr;
+    for (const ast::Param &candidate : function.params)
+      if (candidate.name == result.name)
+        param = &candidate;
+    if (param) {
       diags.error(result.loc, "result '" + result.name +
                                   "' is a parameter; results are defined by "
                                   "statements of the body");
-      diags.note(tensor.loc, "'" + result.name + "' is declared here");
+      diags.note(param->loc, "'" + result.name + "' is declared here");
       ok = false;
       continue;
     }
-    tensor.isOutput = true;
-    program.outputs.push_back(*it->second.tensor);
+    results.push_back(*it->second.tensor);
   }
   return ok;
 }
 
-std::optional<Program> Specializer::run(llvm::ArrayRef<ArgBinding> args) {
-  program.name = function.name;
-  program.loc = function.loc;
+void Specializer::collectSourceNames() {
   for (const ast::Param &param : function.params) {
     sourceNames.insert(param.name);
     if (param.dims)
@@ -164,26 +193,34 @@ std::optional<Program> Specializer::run(llvm::ArrayRef<ArgBinding> args) {
         if (dim.name)
           sourceNames.insert(*dim.name);
   }
-  for (const ast::Statement &statement : function.statements)
-    sourceNames.insert(statement.output);
-  if (!bindParams(args))
-    return std::nullopt;
-  for (const auto &[name, info] : names)
-    if (info.dimValue)
-      program.dims[name.str()] = *info.dimValue;
-
   for (const ast::Statement &statement : function.statements) {
+    sourceNames.insert(statement.output);
+    if (const auto *call = std::get_if<ast::CallStmt>(&statement.body))
+      for (const ast::Result &output : call->outputs)
+        sourceNames.insert(output.name);
+  }
+}
+
+void Specializer::specializeBody() {
+  for (const ast::Statement &statement : function.statements) {
+    if (const auto *call = std::get_if<ast::CallStmt>(&statement.body)) {
+      specializeCallStatement(call->outputs, *call->call);
+      continue;
+    }
+    const auto *elementwise =
+        std::get_if<ast::ElementwiseStmt>(&statement.body);
+    if (elementwise && isFunctionCall(*elementwise->value)) {
+      specializeCallStatement({{statement.output, statement.loc}},
+                              *elementwise->value);
+      continue;
+    }
     if (!checkNewName(statement.output, statement.loc))
       continue;
-    std::optional<Statement> result = std::visit(
-        [&](const auto &body) -> std::optional<Statement> {
-          using Body = std::decay_t<decltype(body)>;
-          if constexpr (std::is_same_v<Body, ast::ContractionStmt>)
-            return specializeContraction(statement, body);
-          else
-            return specializeElementwise(statement, body);
-        },
-        statement.body);
+    std::optional<Statement> result =
+        elementwise
+            ? specializeElementwise(statement, *elementwise)
+            : specializeContraction(
+                  statement, std::get<ast::ContractionStmt>(statement.body));
     if (result) {
       const TensorDecl &output = program.tensors[result->output];
       if (!checkTensorSize(output.name, output.dtype, output.shape,
@@ -199,7 +236,27 @@ std::optional<Program> Specializer::run(llvm::ArrayRef<ArgBinding> args) {
     }
     program.statements.push_back(std::move(*result));
   }
-  if (!bindResults() || diags.getErrorCount())
+}
+
+std::optional<Program> Specializer::run(llvm::ArrayRef<ArgBinding> args) {
+  program.name = function.name;
+  program.loc = function.loc;
+  collectSourceNames();
+  for (const auto &name : sourceNames)
+    state.programNames.insert(name.getKey());
+  if (!bindParams(args))
+    return std::nullopt;
+  for (const auto &[name, info] : names)
+    if (info.dimValue)
+      program.dims[name.str()] = *info.dimValue;
+
+  specializeBody();
+  std::vector<unsigned> results;
+  bool ok = bindResults(results);
+  for (unsigned result : results)
+    program.tensors[result].isOutput = true;
+  program.outputs = std::move(results);
+  if (!ok || diags.getErrorCount())
     return std::nullopt;
   return std::move(program);
 }

@@ -4,7 +4,13 @@
 // its argument bindings into a Program; its work is split by concept over
 // ShapeBinding.cpp (parameters), IndexPolynomials.cpp (affine index
 // polynomials and integer size expressions), Contraction.cpp and
-// Elementwise.cpp (statements) and Specialize.cpp (the driver and names).
+// Elementwise.cpp (statements), Inline.cpp (calls) and Specialize.cpp (the
+// driver and names).
+//
+// A call is inlined by a Specializer of its own for the callee, which writes
+// into the caller's Program and reports through the caller's Diagnostics; its
+// names are its own (parameters bound to the caller's tensors), and every
+// tensor it defines gets a prefixed name of the program.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +25,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,10 +38,30 @@ std::string formatShape(const Shape &shape);
 /// Writes `f32[8, 16]`.
 std::string formatType(DType dtype, const Shape &shape);
 
+/// What every Specializer of one program shares.
+struct SpecializationState {
+  explicit SpecializationState(llvm::SourceMgr &sourceMgr) : diags(sourceMgr) {}
+  Diagnostics diags;
+  Program program;
+  /// Every tensor name of the program, and every name of the entry
+  /// function's source: generated names avoid them.
+  llvm::StringSet<> programNames;
+};
+
 class Specializer {
 public:
-  Specializer(const ast::Function &function, llvm::SourceMgr &sourceMgr)
-      : function(function), diags(sourceMgr) {}
+  /// Inlining stops with an error beyond this many statements.
+  static constexpr size_t kMaxStatements = 100000;
+  /// Calls nest at most this deep (each level is a few frames of the
+  /// compiler's stack).
+  static constexpr unsigned kMaxCallDepth = 256;
+
+  /// The entry function.
+  Specializer(const ast::Function &function, llvm::SourceMgr &sourceMgr);
+  /// `callee`, inlined into `caller`'s program; the tensors it defines are
+  /// named `prefix` + their name.
+  Specializer(const ast::Function &callee, Specializer &caller,
+              std::string prefix);
 
   std::optional<Program> run(llvm::ArrayRef<ArgBinding> args);
 
@@ -97,13 +124,49 @@ public:
   /// function uses, so the printed program parses again.
   std::string makeTemporaryName();
 
+  // Calls (Inline.cpp).
+
+  /// True when `expr` calls a function of the program, not a builtin.
+  static bool isFunctionCall(const ast::Expr &expr);
+  /// The result of a call of a function with one result, inlined; its
+  /// result gets a generated name.
+  std::optional<unsigned> specializeCall(const ast::Expr &call);
+
   Diagnostics &getDiags() { return diags; }
 
 private:
+  void collectSourceNames();
+  /// Specialises every statement of the body into the program.
+  void specializeBody();
+  /// The name in the program of the tensor this function calls `name`.
+  std::string makeProgramName(llvm::StringRef name);
+
   bool bindParam(const ast::Param &param, const ArgBinding &binding);
+  /// Binds `dim` to axis `axis` of `binding`. Errors point at the parameter,
+  /// or at `argument` (with a note at the parameter) for a call.
   bool bindDim(const ast::Param &param, const ast::ParamDim &dim,
-               const ArgBinding &binding, unsigned axis);
-  bool bindResults();
+               const ArgBinding &binding, unsigned axis,
+               const ast::Expr *argument = nullptr);
+  /// The tensors of the results, in order, into `results`.
+  bool bindResults(std::vector<unsigned> &results);
+
+  // Calls (Inline.cpp).
+
+  /// `(outputs...) = call` (or `output = call`): inlines the call with its
+  /// results named by the outputs.
+  bool specializeCallStatement(llvm::ArrayRef<ast::Result> outputs,
+                               const ast::Expr &call);
+  /// Inlines `call`. With `resultNames` empty it is a call in an expression
+  /// (one result, with a generated name); otherwise it names every result.
+  std::optional<std::vector<unsigned>>
+  inlineCall(const ast::Expr &call, llvm::ArrayRef<std::string> resultNames);
+  const ast::Function *resolveCallee(const ast::Expr &call);
+  /// The callee's side: binds the parameters to `args` and specialises the
+  /// body. Returns the results' tensors.
+  std::optional<std::vector<unsigned>>
+  inlineBody(const ast::Expr &call, llvm::ArrayRef<unsigned> args);
+  bool bindArgument(const ast::Param &param, const ast::Expr &argument,
+                    unsigned tensor);
   /// Reports two valid tuples of an `=` contraction that write one element,
   /// where sema can prove that some do.
   bool checkAssignConflicts(const ast::Statement &statement,
@@ -119,9 +182,20 @@ private:
     std::string dimSource;
   };
 
+  /// Null for a callee, which shares its caller's.
+  std::unique_ptr<SpecializationState> ownState;
+  SpecializationState &state;
   const ast::Function &function;
-  Diagnostics diags;
-  Program program;
+  Diagnostics &diags;
+  Program &program;
+  /// Null for the entry function.
+  Specializer *caller = nullptr;
+  /// Prepended to the names of the tensors a callee defines.
+  std::string prefix;
+  /// A callee's result name -> the name its caller gives it.
+  llvm::StringMap<std::string> resultNames;
+  /// Callee name -> how many calls of it this body has inlined.
+  llvm::StringMap<unsigned> callCounts;
   llvm::StringMap<NameInfo> names;
   /// Every upper-case name the function defines anywhere.
   llvm::StringSet<> sourceNames;

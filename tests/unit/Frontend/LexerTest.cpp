@@ -120,6 +120,24 @@ TEST_F(LexerTest, UnterminatedBlockComment) {
       << diagnostics;
 }
 
+TEST_F(LexerTest, StringLiterals) {
+  std::vector<Token> tokens = lexAll("import \"a b/c.tile\"; \"open\nX");
+  std::vector<TokenKind> kinds;
+  for (const Token &token : tokens)
+    kinds.push_back(token.kind);
+  // `import` is an identifier: the parser gives it its meaning.
+  std::vector<TokenKind> expected = {
+      TokenKind::Identifier, TokenKind::StringLiteral, TokenKind::Semicolon,
+      TokenKind::Error, TokenKind::Identifier};
+  EXPECT_EQ(kinds, expected);
+  EXPECT_EQ(tokens[1].spelling, "\"a b/c.tile\"");
+  // A string ends at the end of its line.
+  EXPECT_NE(diagnostics.find("test.tile:1:22: error: unterminated string "
+                             "literal"),
+            std::string::npos)
+      << diagnostics;
+}
+
 TEST_F(LexerTest, StrayBytes) {
   std::string source = "A @ B";
   source += '\0';

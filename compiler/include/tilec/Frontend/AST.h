@@ -98,11 +98,23 @@ struct ElementwiseStmt {
   ExprPtr value;
 };
 
+struct Result {
+  std::string name;
+  llvm::SMLoc loc;
+};
+
+/// `(A, B, ...) = f(args...)`: one name per result of the callee.
+struct CallStmt {
+  std::vector<Result> outputs;
+  /// A Call node.
+  ExprPtr call;
+};
+
 struct Statement {
-  /// The name this statement defines, and where.
+  /// The name this statement defines (the first of a CallStmt's), and where.
   std::string output;
   llvm::SMLoc loc;
-  std::variant<ContractionStmt, ElementwiseStmt> body;
+  std::variant<ContractionStmt, ElementwiseStmt, CallStmt> body;
 };
 
 /// One dimension of a parameter: a name, or an integer literal (a checked
@@ -120,10 +132,7 @@ struct Param {
   std::optional<std::vector<ParamDim>> dims;
 };
 
-struct Result {
-  std::string name;
-  llvm::SMLoc loc;
-};
+class Module;
 
 class Function {
 public:
@@ -134,13 +143,33 @@ public:
   std::vector<Param> params;
   std::vector<Result> results;
   std::vector<Statement> statements;
+  /// The program this function belongs to, where its calls are resolved;
+  /// set by parseModule.
+  const Module *module = nullptr;
 };
 
+/// `import "path";`.
+struct Import {
+  /// Without the quotes.
+  std::string path;
+  llvm::SMLoc loc;
+};
+
+/// A parsed file with the files it imports.
 class Module {
 public:
+  /// The functions of the main file, in source order.
   std::vector<std::unique_ptr<Function>> functions;
+  /// The imports of this file.
+  std::vector<Import> imports;
+  /// The functions of every file imported, directly or not.
+  std::vector<std::unique_ptr<Function>> importedFunctions;
   /// The start of the buffer, for errors about the module as a whole.
   llvm::SMLoc loc;
+
+  /// Every function of the program named `name`: of the main file, then of
+  /// the imported files.
+  std::vector<const Function *> findFunctions(llvm::StringRef name) const;
 };
 
 } // namespace ast

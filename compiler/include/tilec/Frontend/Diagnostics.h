@@ -10,7 +10,11 @@
 #define TILEC_FRONTEND_DIAGNOSTICS_H
 
 #include "llvm/ADT/Twine.h"
+
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/SMLoc.h"
+#include <string>
+#include <vector>
 
 namespace llvm {
 class SourceMgr;
@@ -27,12 +31,33 @@ public:
   /// A note attached to the previous error (a related location).
   void note(llvm::SMLoc loc, const llvm::Twine &message);
 
+  /// While a call is being inlined, every error is followed by a note at the
+  /// call (and at the calls that led to it, innermost first).
+  void pushCallSite(llvm::SMLoc loc, llvm::StringRef callee) {
+    callSites.push_back({loc, callee.str()});
+  }
+  void popCallSite() {
+    flushCallNotes();
+    callSites.pop_back();
+  }
+
   unsigned getErrorCount() const { return errorCount; }
   llvm::SourceMgr &getSourceMgr() { return sourceMgr; }
 
 private:
+  /// Prints the call notes of the last error, after the notes its reporter
+  /// added.
+  void flushCallNotes();
+
   llvm::SourceMgr &sourceMgr;
   unsigned errorCount = 0;
+  struct CallSite {
+    llvm::SMLoc loc;
+    std::string callee;
+  };
+  std::vector<CallSite> callSites;
+  /// The calls the last error's notes still have to name, innermost first.
+  std::vector<CallSite> pendingCallNotes;
 };
 
 } // namespace tilec

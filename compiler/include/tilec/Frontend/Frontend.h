@@ -35,13 +35,16 @@ class Module;
 class Function;
 } // namespace ast
 
-/// Parses every function of buffer `bufferId` of `sourceMgr`. Returns null
+/// Parses every function of buffer `bufferId` of `sourceMgr` and of the files
+/// it imports (read into `sourceMgr`, relative to the directory of the
+/// buffer's identifier). Returns null
 /// when any error was reported (the parser recovers at statement boundaries
 /// so that independent errors are all reported in one run).
 std::unique_ptr<ast::Module> parseModule(llvm::SourceMgr &sourceMgr,
                                          unsigned bufferId);
 
-/// The function named `entry`, or the only function when `entry` is empty.
+/// The function named `entry` (of the main file first, then of the imported
+/// files), or the only function of the main file when `entry` is empty.
 /// Reports an error (listing the available names) and returns null otherwise.
 const ast::Function *selectFunction(const ast::Module &module,
                                     llvm::StringRef entry,

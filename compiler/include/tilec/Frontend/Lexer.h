@@ -33,6 +33,7 @@ private:
   void skipTrivia();
   Token lexIdentifier(const char *start);
   Token lexNumber(const char *start);
+  Token lexString(const char *start);
 
   Diagnostics &diags;
   const char *bufferStart;

@@ -57,11 +57,17 @@ private:
   /// Skips to the next `function` keyword or the end.
   void skipToFunction();
 
+  /// `import "path";`, after the `import` name.
+  bool parseImport(ast::Module &module);
   std::unique_ptr<ast::Function> parseFunction();
   bool parseParam(ast::Function &function);
   bool parseResults(ast::Function &function);
   bool parseBody(ast::Function &function);
   bool parseStatement(ast::Function &function);
+  /// `(A, B, ...) = f(...)`.
+  bool parseCallStatement(ast::Statement &statement);
+  /// Adds `statement` to `function` and expects its `;`.
+  bool finishStatement(ast::Function &function, ast::Statement statement);
   bool parseContraction(ast::Statement &statement);
   bool parseContractionTail(ast::ContractionStmt &contraction);
   bool parseTensorAccess(ast::TensorAccess &access);

@@ -21,6 +21,8 @@ enum class TokenKind {
   Identifier,
   IntLiteral,
   FloatLiteral,
+  /// `"..."`, only in imports; the spelling includes the quotes.
+  StringLiteral,
   // Keywords.
   KwFunction,
   KwDefault,
