@@ -56,7 +56,8 @@ static const std::string &compilerBuildId() {
   return id;
 }
 
-CacheKey makeCacheKey(const std::string &text, const std::string &sourceName,
+CacheKey makeCacheKey(const std::string &text, const std::string &imports,
+                      const std::string &sourceName,
                       const CompileOptions &options, Backend backend,
                       const DeviceProfile &profile,
                       const CompileTargets &targets) {
@@ -81,6 +82,7 @@ CacheKey makeCacheKey(const std::string &text, const std::string &sourceName,
   for (const std::string &binding : bindings)
     appendField(key.text, "input", binding);
   appendField(key.text, "source", text);
+  appendField(key.text, "imports", imports);
 
   XXH128_hash_t hash = XXH3_128bits(key.text.data(), key.text.size());
   char hex[33];

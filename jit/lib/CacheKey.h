@@ -26,10 +26,12 @@ struct CacheKey {
   std::string hash;
 };
 
-/// The key of compiling `options` of `text`, named `sourceName`, for a
-/// device of `backend` with `profile` (whose fingerprint and every limit
-/// count), printing `targets`. The bindings count whatever their order.
-CacheKey makeCacheKey(const std::string &text, const std::string &sourceName,
+/// The key of compiling `options` of `text`, named `sourceName`, with the
+/// files it imports (`imports`: readImports), for a device of `backend` with
+/// `profile` (whose fingerprint and every limit count), printing `targets`.
+/// The bindings count whatever their order.
+CacheKey makeCacheKey(const std::string &text, const std::string &imports,
+                      const std::string &sourceName,
                       const CompileOptions &options, Backend backend,
                       const DeviceProfile &profile,
                       const CompileTargets &targets);

@@ -119,8 +119,9 @@ Expected<CompiledProgram>
 Context::compile(const std::string &text, const CompileOptions &options,
                  const std::string &sourceName) const {
   DeviceSession &session = *state->session;
-  CacheKey key = makeCacheKey(text, sourceName, options, session.backend(),
-                              session.profile(), session.targets());
+  CacheKey key = makeCacheKey(text, readImports(text, sourceName), sourceName,
+                              options, session.backend(), session.profile(),
+                              session.targets());
   auto handle = [](std::shared_ptr<ProgramCore> core, ProgramOrigin origin) {
     auto program = std::make_shared<CompiledProgram::State>();
     program->core = std::move(core);

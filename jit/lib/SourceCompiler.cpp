@@ -63,6 +63,29 @@ static std::string summarize(const std::vector<Diagnostic> &diagnostics,
   return "compiling '" + sourceName + "' failed";
 }
 
+std::string readImports(const std::string &text,
+                        const std::string &sourceName) {
+  // Only a source that says `import` can read another file.
+  if (text.find("import") == std::string::npos)
+    return std::string();
+  std::vector<Diagnostic> diagnostics;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
+  if (!parseModule(sourceMgr, bufferId))
+    return std::string();
+  std::string imports;
+  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id) {
+    if (id == bufferId)
+      continue;
+    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
+    imports += buffer->getBufferIdentifier().str() + "\n" +
+               buffer->getBuffer().str();
+  }
+  return imports;
+}
+
 Expected<FunctionSignature> readSignature(const std::string &text,
                                           const std::string &entry,
                                           const std::string &sourceName) {

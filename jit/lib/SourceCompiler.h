@@ -30,6 +30,13 @@ Expected<Bundle> compileSource(const std::string &text,
                                const DeviceProfile &profile,
                                const CompileTargets &targets);
 
+/// The files `text` (named `sourceName`) imports, directly or not, each as
+/// its path, a newline and its contents: what a cache key must cover besides
+/// `text`, since an imported file may change while `text` stays the same.
+/// Empty when `text` imports nothing or does not parse (compiling it then
+/// reports the error).
+std::string readImports(const std::string &text, const std::string &sourceName);
+
 } // namespace tilec::jit
 
 #endif // TILEC_JIT_LIB_SOURCECOMPILER_H

@@ -142,6 +142,43 @@ void editEntry(const std::filesystem::path &file,
   std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
 }
 
+/// A source whose text stays the same while a file it imports changes must
+/// not be served the old kernels, from memory or from disk.
+TEST_F(CacheTest, AChangedImportMissesTheCache) {
+  std::string layers = cacheDir + "/layers.tile";
+  std::string main = cacheDir + "/main.tile";
+  auto write = [](const std::string &path, const std::string &text) {
+    std::ofstream(path) << text;
+  };
+  write(main, "import \"layers.tile\";\n"
+              "function f(X[N]) -> (Y) { Y = scale(X); }\n");
+  write(layers, "function scale(X[N]) -> (Y) { Y = X * 2; }\n");
+  CompileOptions scaleOptions;
+  scaleOptions.inputs = {{"X", DType::F32, {3}}};
+  HostTensor x = makeTensor({3}, [](int64_t i) { return double(i + 1); });
+  auto runOnce = [&](const Context &context, ProgramOrigin &origin) {
+    Expected<CompiledProgram> program = context.compileFile(main, scaleOptions);
+    EXPECT_TRUE(program) << program.error().describe();
+    origin = program->origin();
+    Expected<std::vector<HostTensor>> outputs = program->run({x});
+    EXPECT_TRUE(outputs) << outputs.error().describe();
+    return (*outputs)[0].getDouble(2);
+  };
+  std::optional<Context> first;
+  ASSERT_TRUE(open(options(), first));
+  ProgramOrigin origin;
+  EXPECT_EQ(runOnce(*first, origin), 6.0);
+  EXPECT_EQ(origin, ProgramOrigin::Compiled);
+
+  write(layers, "function scale(X[N]) -> (Y) { Y = X * 3; }\n");
+  EXPECT_EQ(runOnce(*first, origin), 9.0);
+  EXPECT_EQ(origin, ProgramOrigin::Compiled);
+  std::optional<Context> second;
+  ASSERT_TRUE(open(options(), second));
+  EXPECT_EQ(runOnce(*second, origin), 9.0);
+  EXPECT_EQ(origin, ProgramOrigin::DiskCache);
+}
+
 TEST_F(CacheTest, CorruptOrTruncatedEntriesAreDeletedAndRebuilt) {
   std::vector<std::function<void(std::string &)>> damages = {
       // A flipped byte in the payload.
