@@ -18,6 +18,7 @@
 #include "tilec/JIT/CompiledProgram.h"
 #include "tilec/JIT/Context.h"
 #include "tilec/JIT/Error.h"
+#include "tilec/JIT/Function.h"
 #include "tilec/JIT/Future.h"
 #include "tilec/JIT/Signature.h"
 #include "tilec/Runtime/DType.h"
@@ -32,12 +33,15 @@ namespace tilec::jit {
 // would be ambiguous: the runtime has its own, which DeviceTensor::read
 // returns.)
 using tilec::Backend;
+using tilec::BFloat16;
 using tilec::DeviceProfile;
 using tilec::DeviceTensor;
 using tilec::DType;
+using tilec::Half;
 using tilec::HostTensor;
 using tilec::RunInput;
 using tilec::Shape;
+using tilec::Span;
 } // namespace tilec::jit
 
 #endif // TILEC_JIT_H
