@@ -3,11 +3,13 @@
 // Compile Tile programs at run time and run them on a device:
 //
 //   auto context = tilec::jit::Context::create();
-//   auto program = context->compile(text, {"", {{"A", DType::F32, {n}}}});
-//   auto outputs = program->run({a});
+//   auto f = context->load(text);                  // any input shapes
+//   auto a = HostTensor::from<float>({2}, {1, 2});
+//   auto outputs = (*f)(*a);
 //
-// Context.h opens the device and owns the kernel cache; CompiledProgram.h
-// runs programs; Error.h is how everything fails. docs/jit.md has a complete
+// Context.h opens the device and owns the kernel cache; Function.h and
+// CompiledProgram.h run programs; Future.h is their asynchronous results;
+// Error.h is how everything fails. docs/jit.md has a complete
 // example.
 //
 //===----------------------------------------------------------------------===//
