@@ -58,6 +58,41 @@ TEST_F(AsyncTest, AHundredChainedRunsNeedNoReadBackAndNoThreadEach) {
     EXPECT_TRUE(run.waitFor(std::chrono::seconds(0)));
 }
 
+TEST_F(AsyncTest, CompilesShareAFewThreads) {
+  std::optional<Context> context;
+  ASSERT_TRUE(open(options(), context));
+  int threadsBefore = threadCount();
+  std::vector<Future<CompiledProgram>> compiles;
+  for (int64_t size = 1; size <= 8; ++size)
+    compiles.push_back(context->compileAsync(
+        kScale, {"", {{"X", DType::F32, {size}}}}, "scale.tile"));
+  // At most four compile threads, whatever the number of calls.
+  EXPECT_LE(threadCount(), threadsBefore + 4);
+  for (Future<CompiledProgram> &compile : compiles) {
+    Expected<CompiledProgram> program = compile.get();
+    ASSERT_TRUE(program) << program.error().describe();
+  }
+}
+
+TEST_F(AsyncTest, AQueuedRunKeepsItsDeviceAlive) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    Future<std::vector<HostTensor>> pending(nullptr);
+    {
+      std::optional<Context> context;
+      ASSERT_TRUE(open(options(), context));
+      Expected<Function> scale = context->load(kScale);
+      ASSERT_TRUE(scale);
+      pending = scale->runAsync({*HostTensor::from<float>({2}, {1, 2})});
+    }
+    // The context and the function are gone: the queued run holds the last
+    // reference to the device, so the run queue's own thread closes the
+    // device and its queue once the run is done.
+    Expected<std::vector<HostTensor>> outputs = pending.get();
+    ASSERT_TRUE(outputs) << outputs.error().describe();
+    EXPECT_EQ((*outputs)[0].getDouble(1), 6.0);
+  }
+}
+
 TEST_F(AsyncTest, RunsOfOneContextRunInSubmissionOrder) {
   std::optional<Context> context;
   ASSERT_TRUE(open(options(), context));
