@@ -9,6 +9,8 @@
 
 #include "KernelEmitter.h"
 
+#include "tilec/Runtime/Plural.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -544,8 +546,8 @@ static std::optional<Schedule> tryReduction(tile::ContractOp op,
         llvm::formatv("{0:F0}", countLoopPasses(tuples.levelTrips)).str() +
         " loop passes, more than the device allows";
   else
-    schedule.reason = "reduction: " + std::to_string(elements) +
-                      " output element(s), fewer than the device runs at "
+    schedule.reason = "reduction: " + pluralize(elements, "output element") +
+                      ", fewer than the device runs at "
                       "once (" +
                       std::to_string(profile.computeUnits) +
                       " compute units x " + std::to_string(linearSize) +
