@@ -75,42 +75,39 @@ int main() {
   const std::vector<float> w =
       randomValues(generator, kInputs * kClasses, 0.25f);
   const std::vector<float> b = randomValues(generator, kClasses, 0.5f);
-  const HostTensor weights = examples::makeF32Tensor({kInputs, kClasses}, w);
-  const HostTensor bias = examples::makeF32Tensor({kClasses}, b);
+  const HostTensor weights =
+      examples::valueOrExit(HostTensor::from({kInputs, kClasses}, w));
+  const HostTensor bias =
+      examples::valueOrExit(HostTensor::from({kClasses}, b));
 
   jit::Context context = examples::valueOrExit(jit::Context::create());
   std::printf("device: %s\n", context.deviceProfile().name.c_str());
-  jit::CompileOptions denseOptions;
-  denseOptions.entry = "dense_relu";
-  denseOptions.inputs = {{"X", DType::F32, {kBatch, kInputs}},
-                         {"W", DType::F32, {kInputs, kClasses}},
-                         {"B", DType::F32, {kClasses}}};
-  jit::CompileOptions softmaxOptions;
-  softmaxOptions.entry = "softmax";
-  softmaxOptions.inputs = {{"H", DType::F32, {kBatch, kClasses}}};
-  jit::CompiledProgram dense = examples::valueOrExit(
-      context.compile(kLayers, denseOptions, "layers.tile"));
-  jit::CompiledProgram softmax = examples::valueOrExit(
-      context.compile(kLayers, softmaxOptions, "layers.tile"));
+  // Each compiles for the shapes of its first call; the later batches reuse
+  // those programs.
+  jit::Function dense =
+      examples::valueOrExit(context.load(kLayers, "dense_relu", "layers.tile"));
+  jit::Function softmax =
+      examples::valueOrExit(context.load(kLayers, "softmax", "layers.tile"));
 
   double worstError = 0;
   for (int batch = 0; batch < 3; ++batch) {
     const std::vector<float> x =
         randomValues(generator, kBatch * kInputs, 1.0f);
-    const HostTensor input = examples::makeF32Tensor({kBatch, kInputs}, x);
+    const HostTensor input =
+        examples::valueOrExit(HostTensor::from({kBatch, kInputs}, x));
     // H never leaves the device: softmax takes dense's output as it is.
     std::shared_ptr<DeviceTensor> hidden =
         examples::valueOrExit(dense.runOnDevice({&input, &weights, &bias}))[0];
     std::shared_ptr<DeviceTensor> probabilities =
         examples::valueOrExit(softmax.runOnDevice({hidden}))[0];
-    std::vector<float> p =
-        examples::readF32(examples::valueOrExit(probabilities->read()));
+    const HostTensor host = examples::valueOrExit(probabilities->read());
+    Span<const float> p = examples::valueOrExit(host.view<float>());
 
     std::vector<double> expected = classifyOnHost(x, w, b);
     double error = 0;
     int64_t agreeingClasses = 0;
     for (int64_t i = 0; i < kBatch; ++i) {
-      const float *row = &p[i * kClasses];
+      const float *row = p.data() + i * kClasses;
       const double *expectedRow = &expected[i * kClasses];
       for (int64_t j = 0; j < kClasses; ++j)
         error = std::max(error, std::fabs(row[j] - expectedRow[j]));

@@ -49,14 +49,12 @@ static bool multiplyArrays(const jit::Context &context) {
   const std::vector<float> a = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
   const std::vector<float> b = {0.5f, -1, 2, 0.25f, 3, -2, 1.5f, 0, 4, -0.5f};
   const int64_t size = static_cast<int64_t>(a.size());
-  jit::CompileOptions options;
-  options.inputs = {{"A", DType::F32, {size}}, {"B", DType::F32, {size}}};
-  jit::CompiledProgram program = examples::valueOrExit(
-      context.compile(kArrayMultiply, options, "array_multiply.tile"));
-  std::vector<HostTensor> outputs =
-      examples::valueOrExit(program.run({examples::makeF32Tensor({size}, a),
-                                         examples::makeF32Tensor({size}, b)}));
-  std::vector<float> c = examples::readF32(outputs[0]);
+  jit::Function multiply = examples::valueOrExit(
+      context.load(kArrayMultiply, "", "array_multiply.tile"));
+  std::vector<HostTensor> outputs = examples::valueOrExit(
+      multiply(examples::valueOrExit(HostTensor::from({size}, a)),
+               examples::valueOrExit(HostTensor::from({size}, b))));
+  Span<const float> c = examples::valueOrExit(outputs[0].view<float>());
   bool agrees = true;
   std::printf("a * b =");
   for (int64_t i = 0; i < size; ++i) {
@@ -80,38 +78,35 @@ int main() {
   constexpr int kIterations = 100;
   constexpr float kLearningRate = 1.0f;
 
-  jit::CompileOptions options;
-  options.inputs = {{"X", DType::F32, {kPoints, kFeatures}},
-                    {"W", DType::F32, {kFeatures}},
-                    {"B", DType::F32, {}},
-                    {"Y", DType::F32, {kPoints}}};
-  jit::CompiledProgram gradient = examples::valueOrExit(
-      context.compile(kLogisticGradient, options, "logistic_gradient.tile"));
-  const HostTensor x = examples::makeF32Tensor({kPoints, kFeatures}, features);
-  const HostTensor y = examples::makeF32Tensor({kPoints}, labels);
+  jit::Function gradient = examples::valueOrExit(
+      context.load(kLogisticGradient, "", "logistic_gradient.tile"));
+  const HostTensor x =
+      examples::valueOrExit(HostTensor::from({kPoints, kFeatures}, features));
+  const HostTensor y =
+      examples::valueOrExit(HostTensor::from({kPoints}, labels));
 
-  std::vector<float> w(kFeatures, 0.0f);
-  float b = 0.0f;
+  // The model's parameters, updated in place on the host.
+  HostTensor w(DType::F32, {kFeatures}), b(DType::F32, {});
+  Span<float> weights = examples::valueOrExit(w.span<float>());
+  float &bias = examples::valueOrExit(b.span<float>())[0];
   // The outputs at the current weights: DW, DB, Loss, P.
-  auto evaluate = [&] {
-    return examples::valueOrExit(
-        gradient.run({x, examples::makeF32Tensor({kFeatures}, w),
-                      examples::makeF32Tensor({}, {b}), y}));
+  auto evaluate = [&] { return examples::valueOrExit(gradient(x, w, b, y)); };
+  auto first = [](const HostTensor &tensor) {
+    return examples::valueOrExit(tensor.view<float>())[0];
   };
   for (int iteration = 0; iteration < kIterations; ++iteration) {
     std::vector<HostTensor> outputs = evaluate();
-    std::vector<float> dw = examples::readF32(outputs[0]);
-    float db = examples::readF32(outputs[1])[0];
+    Span<const float> dw = examples::valueOrExit(outputs[0].view<float>());
     for (int64_t k = 0; k < kFeatures; ++k)
-      w[k] -= kLearningRate * dw[k];
-    b -= kLearningRate * db;
+      weights[k] -= kLearningRate * dw[k];
+    bias -= kLearningRate * first(outputs[1]);
   }
 
   std::vector<HostTensor> final = evaluate();
-  float loss = examples::readF32(final[2])[0];
-  std::vector<float> p = examples::readF32(final[3]);
+  float loss = first(final[2]);
+  Span<const float> p = examples::valueOrExit(final[3].view<float>());
   std::printf("after %d iterations: w = {%.4f, %.4f}, b = %.4f, loss = %.4f\n",
-              kIterations, w[0], w[1], b, loss);
+              kIterations, weights[0], weights[1], bias, loss);
   int correct = 0;
   for (int64_t n = 0; n < kPoints; ++n) {
     int predicted = p[n] > 0.5f ? 1 : 0;

@@ -53,9 +53,9 @@ struct Plane {
   std::vector<float> re, im;
 };
 
-/// The two programs for one image size.
-struct MandelbrotPrograms {
-  jit::CompiledProgram start, step;
+/// The two functions, each compiled for every image size it is called with.
+struct MandelbrotFunctions {
+  jit::Function start, step;
 };
 
 } // namespace
@@ -124,38 +124,43 @@ static std::vector<int32_t> renderOnHost(const Plane &plane) {
   return counts;
 }
 
-static MandelbrotPrograms compileFor(const jit::Context &context,
-                                     int64_t size) {
-  jit::CompileOptions startOptions;
-  startOptions.inputs = {{"Cr", DType::F32, {size}},
-                         {"Ci", DType::F32, {size}}};
-  jit::CompileOptions stepOptions = startOptions;
-  for (const char *name : {"X0", "Y0"})
-    stepOptions.inputs.push_back({name, DType::F32, {size, size}});
-  stepOptions.inputs.push_back({"N0", DType::I32, {size, size}});
-  return {examples::valueOrExit(context.compile(
-              mandelbrotSource(true), startOptions, "mandelbrot_start.tile")),
-          examples::valueOrExit(context.compile(
-              mandelbrotSource(false), stepOptions, "mandelbrot_step.tile"))};
+static MandelbrotFunctions loadFunctions(const jit::Context &context) {
+  return {examples::valueOrExit(context.load(mandelbrotSource(true), "",
+                                             "mandelbrot_start.tile")),
+          examples::valueOrExit(context.load(mandelbrotSource(false), "",
+                                             "mandelbrot_step.tile"))};
+}
+
+/// Compiles both functions for size x size images (or finds them in the
+/// kernel cache), so that rendering does not time it.
+static void compileFor(const MandelbrotFunctions &functions, int64_t size) {
+  const jit::InputType line{DType::F32, {size}};
+  const jit::InputType image{DType::F32, {size, size}};
+  examples::valueOrExit(functions.start.specialize({line, line}));
+  examples::valueOrExit(functions.step.specialize(
+      {image, image, {DType::I32, {size, size}}, line, line}));
 }
 
 /// Runs every iteration on the device, the state staying there between
 /// calls; returns the counts, read back to the host.
-static std::vector<int32_t> renderOnDevice(const MandelbrotPrograms &programs,
+static std::vector<int32_t> renderOnDevice(const MandelbrotFunctions &functions,
                                            const Plane &plane) {
   const int64_t size = static_cast<int64_t>(plane.re.size());
-  const HostTensor re = examples::makeF32Tensor({size}, plane.re);
-  const HostTensor im = examples::makeF32Tensor({size}, plane.im);
-  auto toState = [](std::vector<std::shared_ptr<DeviceTensor>> outputs) {
+  const HostTensor re =
+      examples::valueOrExit(HostTensor::from({size}, plane.re));
+  const HostTensor im =
+      examples::valueOrExit(HostTensor::from({size}, plane.im));
+  auto toState = [](jit::DeviceOutputs outputs) {
     return DeviceState{outputs[0], outputs[1], outputs[2]};
   };
   DeviceState state =
-      toState(examples::valueOrExit(programs.start.runOnDevice({&re, &im})));
+      toState(examples::valueOrExit(functions.start.runOnDevice({&re, &im})));
   for (int done = kUnroll; done < kIterations; done += kUnroll)
     state = toState(examples::valueOrExit(
-        programs.step.runOnDevice({state.x, state.y, state.count, &re, &im})));
+        functions.step.runOnDevice({state.x, state.y, state.count, &re, &im})));
   HostTensor counts = examples::valueOrExit(state.count->read());
-  return examples::readElements<int32_t>(counts, DType::I32);
+  Span<const int32_t> values = examples::valueOrExit(counts.view<int32_t>());
+  return std::vector<int32_t>(values.begin(), values.end());
 }
 
 /// Writes `counts` as a binary PPM: black inside the set, a blue-to-white
@@ -228,6 +233,7 @@ int main(int argc, char **argv) {
               device.name.c_str());
   std::printf("%13s %12s %12s %9s %17s\n", "size", "device (s)", "host (s)",
               "speed-up", "differing pixels");
+  const MandelbrotFunctions functions = loadFunctions(context);
   int64_t totalDifferences = 0;
   bool imageWritten = false;
   for (int64_t size : sizes) {
@@ -246,9 +252,9 @@ int main(int argc, char **argv) {
     const Plane plane = makePlane(size);
     // Compiling is not timed: a real application compiles once (or finds
     // the programs in the kernel cache) and renders many frames.
-    MandelbrotPrograms programs = compileFor(context, size);
+    compileFor(functions, size);
     auto deviceStart = std::chrono::steady_clock::now();
-    std::vector<int32_t> deviceCounts = renderOnDevice(programs, plane);
+    std::vector<int32_t> deviceCounts = renderOnDevice(functions, plane);
     double deviceSeconds = secondsSince(deviceStart);
     auto hostStart = std::chrono::steady_clock::now();
     std::vector<int32_t> hostCounts = renderOnHost(plane);

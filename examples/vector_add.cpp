@@ -33,14 +33,13 @@ int main() {
   }
 
   jit::Context context = examples::valueOrExit(jit::Context::create());
-  jit::CompileOptions options;
-  options.inputs = {{"A", DType::F32, {kSize}}, {"B", DType::F32, {kSize}}};
-  jit::CompiledProgram program = examples::valueOrExit(
-      context.compile(kVectorAdd, options, "vector_add.tile"));
-  std::vector<HostTensor> outputs =
-      examples::valueOrExit(program.run({examples::makeF32Tensor({kSize}, a),
-                                         examples::makeF32Tensor({kSize}, b)}));
-  std::vector<float> c = examples::readF32(outputs[0]);
+  // Compiled for the inputs' dtypes and shapes when it is called.
+  jit::Function vectorAdd =
+      examples::valueOrExit(context.load(kVectorAdd, "", "vector_add.tile"));
+  std::vector<HostTensor> outputs = examples::valueOrExit(
+      vectorAdd(examples::valueOrExit(HostTensor::from({kSize}, a)),
+                examples::valueOrExit(HostTensor::from({kSize}, b))));
+  Span<const float> c = examples::valueOrExit(outputs[0].view<float>());
 
   int64_t differences = 0;
   for (int64_t i = 0; i < kSize; ++i)

@@ -3,11 +3,13 @@
 // Compile Tile programs at run time and run them on a device:
 //
 //   auto context = tilec::jit::Context::create();
-//   auto program = context->compile(text, {"", {{"A", DType::F32, {n}}}});
-//   auto outputs = program->run({a});
+//   auto f = context->load(text);                  // any input shapes
+//   auto a = HostTensor::from<float>({2}, {1, 2});
+//   auto outputs = (*f)(*a);
 //
-// Context.h opens the device and owns the kernel cache; CompiledProgram.h
-// runs programs; Error.h is how everything fails. docs/jit.md has a complete
+// Context.h opens the device and owns the kernel cache; Function.h and
+// CompiledProgram.h run programs; Future.h is their asynchronous results;
+// Error.h is how everything fails. docs/jit.md has a complete
 // example.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +20,7 @@
 #include "tilec/JIT/CompiledProgram.h"
 #include "tilec/JIT/Context.h"
 #include "tilec/JIT/Error.h"
+#include "tilec/JIT/Function.h"
 #include "tilec/JIT/Future.h"
 #include "tilec/JIT/Gradient.h"
 #include "tilec/JIT/Signature.h"
@@ -33,12 +36,15 @@ namespace tilec::jit {
 // would be ambiguous: the runtime has its own, which DeviceTensor::read
 // returns.)
 using tilec::Backend;
+using tilec::BFloat16;
 using tilec::DeviceProfile;
 using tilec::DeviceTensor;
 using tilec::DType;
+using tilec::Half;
 using tilec::HostTensor;
 using tilec::RunInput;
 using tilec::Shape;
+using tilec::Span;
 } // namespace tilec::jit
 
 #endif // TILEC_JIT_H

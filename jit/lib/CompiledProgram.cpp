@@ -6,9 +6,8 @@
 #include "RuntimeFailure.h"
 #include "SessionTensor.h"
 
+#include "tilec/Runtime/Plural.h"
 #include "tilec/Runtime/TensorSummary.h"
-
-#include <future>
 
 namespace tilec::jit {
 
@@ -71,7 +70,7 @@ static Status checkInputCount(const CompiledProgram &program, size_t given) {
     return Status::success();
   return Error(ErrorKind::InvalidArgument,
                "'" + program.function() + "' takes " +
-                   std::to_string(program.inputs().size()) + " inputs, not " +
+                   pluralize(program.inputs().size(), "input") + ", not " +
                    std::to_string(given));
 }
 
@@ -165,26 +164,75 @@ CompiledProgram::runOnDevice(const std::vector<RunInput> &inputs) const {
 
 Future<std::vector<HostTensor>>
 CompiledProgram::runAsync(std::vector<HostTensor> inputs) const {
-  return Future<std::vector<HostTensor>>(std::async(
-      std::launch::async, [program = *this, inputs = std::move(inputs)] {
+  return submitWork<std::vector<HostTensor>>(
+      state->core->session->runQueue(),
+      [program = *this, inputs = std::move(inputs)] {
         return program.run(inputs);
-      }));
+      });
 }
 
-Future<std::vector<std::shared_ptr<DeviceTensor>>>
+Expected<std::shared_ptr<DeviceTensor>> PendingTensor::wait() const {
+  if (!run)
+    return Error(ErrorKind::InvalidArgument,
+                 "a pending output of a future whose result was already "
+                 "taken (call Future::output before Future::get)");
+  const Expected<DeviceOutputs> &outputs = run->wait();
+  if (!outputs)
+    return outputs.error();
+  if (index >= outputs->size())
+    return Error(ErrorKind::InvalidArgument,
+                 "a pending output " + std::to_string(index) +
+                     " of a run that has " +
+                     pluralize(outputs->size(), "output"));
+  return (*outputs)[index];
+}
+
+Expected<std::vector<RunInput>>
+borrowRunInputs(const std::vector<OwnedRunInput> &inputs,
+                const std::string &function,
+                const std::vector<std::string> &parameters) {
+  std::vector<RunInput> borrowed;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const OwnedRunInput &input = inputs[i];
+    if (const auto *host = std::get_if<HostTensor>(&input)) {
+      borrowed.emplace_back(host);
+    } else if (const auto *pending = std::get_if<PendingTensor>(&input)) {
+      Expected<std::shared_ptr<DeviceTensor>> tensor = pending->wait();
+      if (!tensor) {
+        const Error &cause = tensor.error();
+        return Error(
+            cause.kind(),
+            "input " +
+                (i < parameters.size() ? "'" + parameters[i] + "'"
+                                       : std::to_string(i)) +
+                " of '" + function +
+                "' is the output of a run that failed: " + cause.message(),
+            cause.diagnostics(), cause.driverCode());
+      }
+      borrowed.emplace_back(std::move(*tensor));
+    } else {
+      borrowed.emplace_back(
+          std::get<std::shared_ptr<const DeviceTensor>>(input));
+    }
+  }
+  return borrowed;
+}
+
+Future<DeviceOutputs>
 CompiledProgram::runOnDeviceAsync(std::vector<OwnedRunInput> inputs) const {
-  return Future<std::vector<std::shared_ptr<DeviceTensor>>>(std::async(
-      std::launch::async, [program = *this, inputs = std::move(inputs)] {
-        std::vector<RunInput> borrowed;
-        for (const OwnedRunInput &input : inputs) {
-          if (const auto *host = std::get_if<HostTensor>(&input))
-            borrowed.emplace_back(host);
-          else
-            borrowed.emplace_back(
-                std::get<std::shared_ptr<const DeviceTensor>>(input));
-        }
-        return program.runOnDevice(borrowed);
-      }));
+  return submitWork<DeviceOutputs>(
+      state->core->session->runQueue(),
+      [program = *this,
+       inputs = std::move(inputs)]() -> Expected<DeviceOutputs> {
+        std::vector<std::string> parameters;
+        for (const TensorInfo &input : program.inputs())
+          parameters.push_back(input.name);
+        Expected<std::vector<RunInput>> borrowed =
+            borrowRunInputs(inputs, program.function(), parameters);
+        if (!borrowed)
+          return borrowed.error();
+        return program.runOnDevice(*borrowed);
+      });
 }
 
 } // namespace tilec::jit

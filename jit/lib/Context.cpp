@@ -3,49 +3,14 @@
 #include "tilec/JIT/Context.h"
 
 #include "CacheKey.h"
-#include "DiskCache.h"
-#include "ProgramState.h"
+#include "ContextState.h"
 #include "RuntimeFailure.h"
 #include "SourceCompiler.h"
 
 #include <cstdio>
-#include <future>
 #include <optional>
-#include <unordered_map>
 
 namespace tilec::jit {
-
-struct Context::State {
-  std::shared_ptr<DeviceSession> session;
-  std::optional<DiskCache> disk;
-  /// Guards `memory` and `stats`.
-  std::mutex mutex;
-  /// Compiled programs by their key's text (exact, so never a collision).
-  std::unordered_map<std::string, std::shared_ptr<ProgramCore>> memory;
-  CacheStats stats;
-
-  /// Adds `count` to the statistic `field`.
-  void record(uint64_t CacheStats::*field, uint64_t count = 1) {
-    std::lock_guard<std::mutex> guard(mutex);
-    stats.*field += count;
-  }
-
-  /// The program of `key` from the disk cache, or null; a rejected entry
-  /// (undecodable, or refused by the device) is deleted.
-  std::shared_ptr<ProgramCore> loadFromDisk(const CacheKey &key,
-                                            const std::string &name);
-  /// Compiles and prepares from scratch; stores the result on disk.
-  Expected<std::shared_ptr<ProgramCore>>
-  compileAfresh(const CacheKey &key, const std::string &text,
-                const std::string &sourceName, const CompileOptions &options);
-  /// Prepares `bundle` on the device, under the device's lock.
-  Expected<PreparedBundle> prepare(const Bundle &bundle,
-                                   const std::vector<unsigned char> *binary,
-                                   const std::string &name) {
-    std::lock_guard<std::mutex> guard(session->queueLock());
-    return session->prepare(bundle, binary, name);
-  }
-};
 
 std::shared_ptr<ProgramCore>
 Context::State::loadFromDisk(const CacheKey &key, const std::string &name) {
@@ -157,9 +122,8 @@ Context::compile(const std::string &text, const CompileOptions &options,
   return handle(std::move(core), origin);
 }
 
-Expected<CompiledProgram>
-Context::compileFile(const std::string &path,
-                     const CompileOptions &options) const {
+/// The contents of the file at `path`.
+static Expected<std::string> readSourceFile(const std::string &path) {
   // Not a std::ifstream: libstdc++ throws from a stream whose read fails
   // (a directory), and this library is built without exceptions, so that
   // would abort the application.
@@ -175,18 +139,35 @@ Context::compileFile(const std::string &path,
   std::fclose(file);
   if (failed)
     return Error(ErrorKind::File, "cannot read '" + path + "'");
-  return compile(text, options, path);
+  return text;
+}
+
+Expected<CompiledProgram>
+Context::compileFile(const std::string &path,
+                     const CompileOptions &options) const {
+  Expected<std::string> text = readSourceFile(path);
+  if (!text)
+    return text.error();
+  return compile(*text, options, path);
+}
+
+Expected<Function> Context::loadFile(const std::string &path,
+                                     const std::string &entry) const {
+  Expected<std::string> text = readSourceFile(path);
+  if (!text)
+    return text.error();
+  return load(*text, entry, path);
 }
 
 Future<CompiledProgram> Context::compileAsync(std::string text,
                                               CompileOptions options,
                                               std::string sourceName) const {
-  return Future<CompiledProgram>(
-      std::async(std::launch::async, [context = *this, text = std::move(text),
-                                      options = std::move(options),
-                                      sourceName = std::move(sourceName)] {
+  return submitWork<CompiledProgram>(
+      state->compiles,
+      [context = *this, text = std::move(text), options = std::move(options),
+       sourceName = std::move(sourceName)] {
         return context.compile(text, options, sourceName);
-      }));
+      });
 }
 
 CacheStats Context::cacheStats() const {

@@ -11,7 +11,9 @@
 #ifndef TILEC_JIT_LIB_DEVICESESSION_H
 #define TILEC_JIT_LIB_DEVICESESSION_H
 
+#include "WorkQueue.h"
 #include "tilec/Compiler/Pipeline.h"
+
 #include "tilec/JIT/Context.h"
 #include "tilec/JIT/Error.h"
 #include "tilec/Runtime/Bundle.h"
@@ -53,9 +55,14 @@ public:
 
   /// Held around every use of the device: preparing, running.
   std::mutex &queueLock() { return lock; }
+  /// Where the asynchronous runs of every program of the session go: one
+  /// thread, so they run one at a time in submission order, and an output of
+  /// an earlier run is complete when a later run takes it.
+  WorkQueue &runQueue() { return runs; }
 
 private:
   std::mutex lock;
+  WorkQueue runs{1};
 };
 
 /// Opens the device that `options` choose.

@@ -4,6 +4,9 @@
 
 #include "RuntimeFailure.h"
 
+#include <algorithm>
+#include <string_view>
+
 namespace tilec::jit {
 
 const char *severityName(Diagnostic::Severity severity) {
@@ -40,10 +43,22 @@ const char *errorKindName(ErrorKind kind) {
 
 std::string Error::describe() const {
   std::string text = message();
+  // The message of a compile error ends with its first error's first line,
+  // and so does the message of an error that wraps one: that diagnostic
+  // adds only its source line and caret.
+  bool summarized = false;
   for (const Diagnostic &diagnostic : diagnostics()) {
+    std::string_view rendered = diagnostic.rendered;
+    std::string_view firstLine = rendered.substr(0, rendered.find('\n'));
+    if (!summarized && !firstLine.empty() && text.size() >= firstLine.size() &&
+        std::string_view(text).substr(text.size() - firstLine.size()) ==
+            firstLine) {
+      summarized = true;
+      rendered.remove_prefix(std::min(rendered.size(), firstLine.size() + 1));
+    }
     if (!text.empty() && text.back() != '\n')
       text += '\n';
-    text += diagnostic.rendered;
+    text += rendered;
   }
   return text;
 }

@@ -33,6 +33,15 @@ std::shared_ptr<ProgramCore>
 makeProgramCore(std::shared_ptr<DeviceSession> session,
                 std::unique_ptr<Executor> executor);
 
+/// `inputs` of an asynchronous run of `function` (whose parameters are
+/// named `parameters`) as runOnDevice takes them, borrowing the host
+/// tensors; waits for pending outputs of earlier runs, and fails with the
+/// error of one whose run failed.
+Expected<std::vector<RunInput>>
+borrowRunInputs(const std::vector<OwnedRunInput> &inputs,
+                const std::string &function,
+                const std::vector<std::string> &parameters);
+
 struct CompiledProgram::State {
   std::shared_ptr<ProgramCore> core;
   /// Where this handle's compile found the program.

@@ -48,19 +48,19 @@ static void collectDiagnostic(const llvm::SMDiagnostic &reported,
       std::move(diagnostic));
 }
 
-/// The first error's message, for Error::message(): what a caller that
-/// shows one line shows.
+/// The first error's first rendered line after what failed, for
+/// Error::message(): what a caller that shows one line shows
+/// ("compiling 'f.tile' failed: f.tile:2:11: error: ..."). Error::describe
+/// prints that diagnostic's source line and caret after it, not the line
+/// again.
 static std::string summarize(const std::vector<Diagnostic> &diagnostics,
                              const std::string &sourceName) {
+  std::string failed = "compiling '" + sourceName + "' failed";
   for (const Diagnostic &diagnostic : diagnostics)
-    if (diagnostic.severity == Diagnostic::Severity::Error) {
-      if (diagnostic.line == 0)
-        return "compiling '" + sourceName + "' failed: " + diagnostic.message;
-      return "compiling '" + sourceName + "' failed at " + diagnostic.file +
-             ":" + std::to_string(diagnostic.line) + ":" +
-             std::to_string(diagnostic.column) + ": " + diagnostic.message;
-    }
-  return "compiling '" + sourceName + "' failed";
+    if (diagnostic.severity == Diagnostic::Severity::Error)
+      return failed + ": " +
+             diagnostic.rendered.substr(0, diagnostic.rendered.find('\n'));
+  return failed;
 }
 
 std::string readImports(const std::string &text,

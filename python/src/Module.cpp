@@ -4,8 +4,9 @@
 // device tensors of the C++ JIT, with NumPy arrays in place of host tensors
 // and exceptions in place of Expected. The package's Python half
 // (tilec/__init__.py) adds what a NumPy user expects on top: positional
-// arrays bound to the parameters' names, a program compiled for each new
-// combination of dtypes and shapes, one array or a tuple back.
+// and keyword arrays bound to the parameters, converted to their declared
+// dtypes, one array or a tuple back. Which program runs for a combination
+// of dtypes and shapes is the C++ jit::Function's business.
 //
 // Device work (opening a device, compiling, running, reading back) runs with
 // the GIL released, so other Python threads go on meanwhile.
@@ -14,6 +15,8 @@
 
 #include "Arrays.h"
 #include "Errors.h"
+
+#include "tilec/Runtime/Plural.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -84,8 +87,7 @@ struct RunArguments {
     const std::vector<jit::TensorInfo> &inputs = program.inputs();
     if (args.size() != inputs.size())
       raiseInvalidArgument("'" + program.function() + "' takes " +
-                           std::to_string(inputs.size()) + " input" +
-                           (inputs.size() == 1 ? "" : "s") + ", got " +
+                           pluralize(inputs.size(), "input") + ", got " +
                            std::to_string(args.size()));
     hostTensors.reserve(inputs.size());
     for (size_t i = 0; i < inputs.size(); ++i) {
@@ -176,28 +178,30 @@ jit::Context createContext(const std::string &backend,
   return valueOrRaise(std::move(context));
 }
 
-jit::CompiledProgram compile(const jit::Context &context,
-                             const std::string &text, const std::string &entry,
-                             const std::string &sourceName,
-                             const py::list &bindings) {
-  jit::CompileOptions options;
-  options.entry = entry;
-  for (py::handle binding : bindings) {
-    auto [name, dtype, shape] =
-        binding.cast<std::tuple<std::string, std::string, Shape>>();
-    options.inputs.push_back({name, dtypeNamed(dtype), shape});
+jit::Function load(const jit::Context &context, const std::string &text,
+                   const std::string &entry, const std::string &sourceName) {
+  return valueOrRaise(context.load(text, entry, sourceName));
+}
+
+/// The function's program for inputs of `types`, a list of (dtype name,
+/// shape), one per parameter.
+jit::CompiledProgram specialize(const jit::Function &function,
+                                const py::list &types) {
+  std::vector<jit::InputType> inputTypes;
+  for (py::handle type : types) {
+    auto [dtype, shape] = type.cast<std::tuple<std::string, Shape>>();
+    inputTypes.push_back({dtypeNamed(dtype), shape});
   }
   jit::Expected<jit::CompiledProgram> program = [&] {
     py::gil_scoped_release release;
-    return context.compile(text, options, sourceName);
+    return function.specialize(inputTypes);
   }();
   return valueOrRaise(std::move(program));
 }
 
-py::tuple readSignature(const std::string &text, const std::string &entry,
-                        const std::string &sourceName) {
-  jit::FunctionSignature signature =
-      valueOrRaise(jit::readSignature(text, entry, sourceName));
+/// (name, [(parameter, declared rank or None)], [result]).
+py::tuple signatureTuple(const jit::Function &function) {
+  const jit::FunctionSignature &signature = function.signature();
   py::list parameters;
   for (const jit::ParameterInfo &parameter : signature.parameters)
     parameters.append(py::make_tuple(parameter.name,
@@ -294,7 +298,7 @@ PYBIND11_MODULE(_tilec, m) {
                              [](const jit::Context &self) {
                                return profileToJson(self.deviceProfile());
                              })
-      .def("compile", &compile)
+      .def("load", &load)
       .def("cache_stats", [](const jit::Context &self) {
         jit::CacheStats stats = self.cacheStats();
         py::dict dict;
@@ -309,6 +313,11 @@ PYBIND11_MODULE(_tilec, m) {
         return dict;
       });
 
-  m.def("read_signature", &readSignature);
+  py::class_<jit::Function>(m, "Function")
+      .def_property_readonly("signature", &signatureTuple)
+      .def_property_readonly("specialization_count",
+                             &jit::Function::specializationCount)
+      .def("specialize", &specialize);
+
   m.def("list_devices", &listDevices);
 }

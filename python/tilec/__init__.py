@@ -193,12 +193,11 @@ class Function:
     def __init__(self, ctx: Context, source: str, entry: str, name: str,
                  dtypes: Dict[str, str]):
         self.context = ctx
-        self._source = source
-        self._source_name = name
-        function, parameters, results = _tilec.read_signature(
-            source, entry, name)
+        # The C++ jit::Function: it parses the source now and compiles a
+        # program for each new combination of dtypes and shapes.
+        self._function = ctx._context.load(source, entry, name)
+        function, parameters, results = self._function.signature
         self.name = function or "<anonymous>"
-        self._entry = entry
         self.inputs = [parameter for parameter, _ in parameters]
         self.outputs = list(results)
         for parameter, dtype in dtypes.items():
@@ -211,7 +210,6 @@ class Function:
                     f"unknown dtype '{dtype}' for '{parameter}' (expected one "
                     f"of {', '.join(DTYPES)})")
         self._dtypes = dict(dtypes)
-        self._programs: Dict[tuple, Program] = {}
 
     def __call__(self, *args, **kwargs):
         """Runs the function; returns its output as a NumPy array, or a
@@ -234,19 +232,12 @@ class Function:
 
     def _specialize(self, args, kwargs):
         arguments = self._bind(args, kwargs)
-        key = tuple(
-            (argument.dtype, tuple(argument.shape))
+        types = [
+            (argument.dtype, list(argument.shape))
             if isinstance(argument, DeviceTensor) else
-            (self._tile_dtype(parameter, argument), argument.shape)
-            for parameter, argument in zip(self.inputs, arguments))
-        program = self._programs.get(key)
-        if program is None:
-            bindings = [(parameter, dtype, list(shape))
-                        for parameter, (dtype, shape) in zip(self.inputs, key)]
-            program = self.context._context.compile(
-                self._source, self._entry, self._source_name, bindings)
-            self._programs[key] = program
-        return program, arguments
+            (self._tile_dtype(parameter, argument), list(argument.shape))
+            for parameter, argument in zip(self.inputs, arguments)]
+        return self._function.specialize(types), arguments
 
     def _bind(self, args, kwargs) -> list:
         """One argument per parameter, in order; arrays converted to their

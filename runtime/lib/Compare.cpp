@@ -72,8 +72,9 @@ Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
                   result.relativeError);
   else if (result.mismatches)
     std::snprintf(text, sizeof(text),
-                  "differs: %lld element(s), the first at flat index %lld",
+                  "differs: %lld element%s, the first at flat index %lld",
                   static_cast<long long>(result.mismatches),
+                  result.mismatches == 1 ? "" : "s",
                   static_cast<long long>(result.firstMismatch));
   else
     std::snprintf(text, sizeof(text),

@@ -2,6 +2,7 @@
 
 #include "tilec/Runtime/Executor.h"
 
+#include "tilec/Runtime/Plural.h"
 #include "tilec/Runtime/TensorSummary.h"
 
 using namespace tilec;
@@ -27,7 +28,7 @@ Status tilec::checkBundleInputs(const Bundle &bundle,
                                 const std::vector<HostTensor> &inputs) {
   if (inputs.size() != bundle.inputs.size())
     return Error("the bundle of '" + bundle.function + "' takes " +
-                 std::to_string(bundle.inputs.size()) + " inputs, not " +
+                 pluralize(bundle.inputs.size(), "input") + ", not " +
                  std::to_string(inputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) {
     const BundleBuffer &expected = bundle.buffers[bundle.inputs[i]];

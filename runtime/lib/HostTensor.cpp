@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/HostTensor.h"
+#include "tilec/Runtime/TensorSummary.h"
 
 #include "CheckedArithmetic.h"
 #include "tilec/Runtime/HostMemory.h"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <stdexcept>
@@ -348,4 +350,29 @@ void HostTensor::setUInt(int64_t i, uint64_t value) {
 
 void HostTensor::poison(uint8_t pattern) {
   std::fill(bytes.begin(), bytes.end(), pattern);
+}
+
+Expected<HostTensor> HostTensor::fromElements(DType dtype, const Shape &shape,
+                                              const void *values,
+                                              size_t count) {
+  std::optional<int64_t> elements = tilec::numElements(shape);
+  if (!elements || uint64_t(*elements) > SIZE_MAX / dtypeSize(dtype))
+    return Error("a tensor of " + formatTensorType(dtype, shape) +
+                 " cannot be held: a negative extent, or too large");
+  if (uint64_t(*elements) != count)
+    return Error(std::to_string(count) + " values for a tensor of " +
+                 formatTensorType(dtype, shape) + ", which holds " +
+                 std::to_string(*elements));
+  HostTensor tensor(dtype, shape);
+  if (count)
+    std::memcpy(tensor.data(), values, tensor.sizeInBytes());
+  return tensor;
+}
+
+Status HostTensor::checkElementType(DType requested) const {
+  if (requested == type)
+    return Status::success();
+  return Error(std::string("the elements of a tensor of ") +
+               formatTensorType(type, dims) + " are not " +
+               dtypeName(requested) + " values");
 }

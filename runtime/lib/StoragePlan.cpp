@@ -2,6 +2,7 @@
 
 #include "StoragePlan.h"
 
+#include "tilec/Runtime/Plural.h"
 #include "tilec/Runtime/TensorSummary.h"
 
 using namespace tilec;
@@ -142,7 +143,7 @@ Status StoragePlan::checkInputCount(size_t count) const {
   if (count == bundle.inputs.size())
     return Status::success();
   return Error("the bundle of '" + bundle.function + "' takes " +
-               std::to_string(bundle.inputs.size()) + " inputs, not " +
+               pluralize(bundle.inputs.size(), "input") + ", not " +
                std::to_string(count));
 }
 

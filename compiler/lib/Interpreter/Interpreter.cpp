@@ -9,6 +9,7 @@
 #include "tilec/Interpreter/Interpreter.h"
 
 #include "Evaluation.h"
+#include "tilec/Runtime/Plural.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -46,7 +47,7 @@ bool bindInputs(const Program &program, llvm::ArrayRef<HostTensor> inputs,
   if (inputs.size() != program.inputs.size()) {
     reportError(sourceMgr, llvm::SMLoc(),
                 "function '" + program.name + "' takes " +
-                    llvm::Twine(program.inputs.size()) + " input(s), given " +
+                    pluralize(program.inputs.size(), "input") + ", given " +
                     llvm::Twine(inputs.size()));
     return false;
   }

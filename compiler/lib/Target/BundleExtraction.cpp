@@ -274,8 +274,10 @@ LogicalResult BundleExtractor::readLaunch(gpu::LaunchFuncOp launch) {
   if (launch.getKernelOperands().size() != kernel.getNumArguments())
     return launch.emitError()
            << "launch of " << launch.getKernel() << " with "
-           << launch.getKernelOperands().size() << " arguments, which takes "
-           << kernel.getNumArguments();
+           << launch.getKernelOperands().size()
+           << (launch.getKernelOperands().size() == 1 ? " argument"
+                                                      : " arguments")
+           << ", which takes " << kernel.getNumArguments();
   for (auto [position, value] : llvm::enumerate(launch.getKernelOperands())) {
     auto buffer = bufferOf.find(value);
     if (buffer == bufferOf.end())

@@ -13,6 +13,7 @@
 
 #include "tilec/Transforms/Lowering.h"
 
+#include "tilec/Runtime/Plural.h"
 #include "tilec/Runtime/Residency.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -1223,10 +1224,11 @@ void HostLowering::printExplanation(const KernelInfo &info,
     }
     os << "  computes: a contraction";
     if (fused)
-      os << " with " << fused << " elementwise op(s) fused into its epilogue";
+      os << " with " << pluralize(fused, "elementwise op")
+         << " fused into its epilogue";
     break;
   case KernelKind::Elementwise:
-    os << "  computes: " << group.ops.size() << " fused elementwise op(s)";
+    os << "  computes: " << pluralize(group.ops.size(), "fused elementwise op");
     break;
   case KernelKind::Copy:
     os << "  computes: a copy into output " << group.copyOutput;

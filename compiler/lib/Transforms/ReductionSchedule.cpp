@@ -12,6 +12,8 @@
 
 #include "KernelEmitter.h"
 
+#include "tilec/Runtime/Plural.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -257,8 +259,8 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
         llvm::formatv("{0:F0}", countLoopPasses(tuples.levelTrips)).str() +
         " loop passes, more than the device allows";
   else
-    schedule.reason = "reduction: " + std::to_string(elements) +
-                      " output element(s), fewer than the device runs at "
+    schedule.reason = "reduction: " + pluralize(elements, "output element") +
+                      ", fewer than the device runs at "
                       "once (" +
                       std::to_string(profile.computeUnits) +
                       " compute units x " + std::to_string(linearSize) +

@@ -10,7 +10,8 @@
 // A CompiledProgram is a shared handle: copies refer to the same compiled
 // program, which lives while any copy (or the context's memory cache) holds
 // it. Every member is thread-safe; runs on one device are serialised by the
-// device's lock, in the order they take it.
+// device's lock, in the order they take it. Asynchronous runs go through the
+// device's run queue: one at a time, in the order they were submitted.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,9 +65,11 @@ enum class ProgramOrigin {
 const char *programOriginName(ProgramOrigin origin);
 
 /// An input of an asynchronous device run: a host tensor (owned by the
-/// call, uploaded when it runs) or a device tensor.
+/// call, uploaded when it runs), a device tensor, or an output of an earlier
+/// asynchronous run (Future::output), which need not have finished.
 using OwnedRunInput =
-    std::variant<HostTensor, std::shared_ptr<const DeviceTensor>>;
+    std::variant<HostTensor, std::shared_ptr<const DeviceTensor>,
+                 PendingTensor>;
 
 class CompiledProgram {
 public:
@@ -103,11 +106,16 @@ public:
   Expected<std::vector<std::shared_ptr<DeviceTensor>>>
   runOnDevice(const std::vector<RunInput> &inputs) const;
 
-  /// run() on a thread of its own; the call returns at once.
+  /// run() queued on the device's run queue; the call returns at once.
+  /// The queue runs one run at a time, in the order they were submitted
+  /// (by any program of the same context).
   Future<std::vector<HostTensor>>
   runAsync(std::vector<HostTensor> inputs) const;
-  /// runOnDevice() on a thread of its own; the call returns at once.
-  Future<std::vector<std::shared_ptr<DeviceTensor>>>
+  /// runOnDevice() queued like runAsync. An input may be a PendingTensor of
+  /// an earlier asynchronous run (Future::output): the queue's order means
+  /// that run has finished when this one starts, so a chain of runs needs no
+  /// waiting on the host; only the last result is read back.
+  Future<DeviceOutputs>
   runOnDeviceAsync(std::vector<OwnedRunInput> inputs) const;
 
   /// The implementation's state; created by Context only.

@@ -20,6 +20,7 @@
 
 #include "tilec/JIT/CompiledProgram.h"
 #include "tilec/JIT/Error.h"
+#include "tilec/JIT/Function.h"
 #include "tilec/JIT/Future.h"
 #include "tilec/Runtime/DType.h"
 #include "tilec/Runtime/DeviceProfile.h"
@@ -142,10 +143,24 @@ public:
   /// file fails with ErrorKind::File.
   Expected<CompiledProgram> compileFile(const std::string &path,
                                         const CompileOptions &options) const;
-  /// compile() on a thread of its own; the call returns at once.
+  /// compile() queued on the context's compile threads (a few, shared by
+  /// every compileAsync of the context); the call returns at once.
   Future<CompiledProgram>
   compileAsync(std::string text, CompileOptions options,
                std::string sourceName = "<string>") const;
+
+  /// Function `entry` (empty: the only one) of Tile source `text`, generic
+  /// over its inputs' dtypes and shapes: each call specialises it to its
+  /// inputs through compile(). Only parses here: a syntax error or a missing
+  /// entry fails with ErrorKind::Compile and every diagnostic; type and
+  /// shape errors come with the call that has the types.
+  Expected<Function> load(const std::string &text,
+                          const std::string &entry = "",
+                          const std::string &sourceName = "<string>") const;
+  /// load() of the file at `path` (named by its path); an unreadable file
+  /// fails with ErrorKind::File.
+  Expected<Function> loadFile(const std::string &path,
+                              const std::string &entry = "") const;
 
   CacheStats cacheStats() const;
   /// Forgets the programs in memory (programs still held elsewhere stay
@@ -157,6 +172,8 @@ public:
   explicit Context(std::shared_ptr<State> state) : state(std::move(state)) {}
 
 private:
+  /// A Function queues its asynchronous runs on the device's run queue.
+  friend class Function;
   std::shared_ptr<State> state;
 };
 

@@ -83,8 +83,11 @@ public:
   const std::vector<Diagnostic> &diagnostics() const { return diags; }
   /// The driver's status code (an OpenCL cl_int), or 0.
   int driverCode() const { return code; }
-  /// The message followed by every diagnostic's rendered text: what a tool
-  /// prints.
+  /// The message followed by every diagnostic's rendered text, each said
+  /// once: what a tool prints. A compile error's message ends with its first
+  /// error's first line (`file:line:col: error: message`), and so does the
+  /// message of an error that wraps one; that diagnostic adds only its
+  /// source line and caret.
   std::string describe() const;
 
 private:

@@ -2,6 +2,7 @@
 
 #include "Failure.h"
 
+#include "tilec/Runtime/Plural.h"
 using namespace tilec;
 using namespace tilec::opencl;
 
@@ -29,8 +30,9 @@ static std::string checkLaunch(const Kernel &kernel,
                                const std::optional<NDRange> &local,
                                const DeviceProfile &profile) {
   if (args.size() != kernel.info().numArgs)
-    return "the kernel takes " + std::to_string(kernel.info().numArgs) +
-           " arguments, " + std::to_string(args.size()) + " were given";
+    return "the kernel takes " + pluralize(kernel.info().numArgs, "argument") +
+           ", " + std::to_string(args.size()) +
+           (args.size() == 1 ? " was" : " were") + " given";
   if (global.count() == 0)
     return "the global size is zero in some dimension";
 

@@ -8,6 +8,14 @@ func.func @combination_arity(%A: tensor<4xf32>) {
 
 // -----
 
+func.func @combination_arity_one(%A: tensor<4xf32>) {
+  // expected-error @+1 {{combination 'none' takes 1 input, got 2}}
+  %0 = tile.contract add, none (i) [] = %A[i], %A[i] : tensor<4xf32>, tensor<4xf32> -> tensor<f32>
+  return
+}
+
+// -----
+
 func.func @repeated_index(%A: tensor<4xf32>) {
   // expected-error @+1 {{index 'i' is repeated}}
   %0 = "tile.contract"(%A) <{aggregation = #tile<agg add>, combination = #tile<combo none>, index_names = ["i", "i"], input_maps = [#tile.map<(d0, d1) -> (d0)>], operandSegmentSizes = array<i32: 1, 0>, output_map = #tile.map<(d0, d1) -> ()>}> : (tensor<4xf32>) -> tensor<f32>
@@ -176,6 +184,14 @@ func.func @juxtaposed_terms(%A: tensor<4xf32>) {
 func.func @ew_arity(%X: tensor<4xf32>) {
   // expected-error @+1 {{'add' takes 2 operands, got 1}}
   %0 = tile.ew add %X : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @ew_arity_one(%X: tensor<4xf32>) {
+  // expected-error @+1 {{'neg' takes 1 operand, got 2}}
+  %0 = tile.ew neg %X, %X : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
 

@@ -2,6 +2,8 @@
 
 #include "JITFixture.h"
 
+#include "tilec/Runtime/Plural.h"
+
 #include <fstream>
 #include <unistd.h>
 
@@ -41,6 +43,51 @@ TEST_F(ErrorTest, SyntaxErrorCarriesItsLocationAndRenderedText) {
       << first.rendered;
   EXPECT_NE(result.error().message().find("bad.tile:2:11"), std::string::npos);
   EXPECT_NE(result.error().describe().find(first.rendered), std::string::npos);
+}
+
+TEST_F(ErrorTest, DescribeSaysEachDiagnosticOnce) {
+  std::optional<Context> context;
+  ASSERT_TRUE(open(options(), context));
+  Expected<CompiledProgram> result =
+      context->compile("function f(A) -> (B) {\n  C = A + ;\n  B = A * ;\n}\n",
+                       {"", {{"A", DType::F32, {4}}}}, "two.tile");
+  ASSERT_FALSE(result);
+  const Error &error = result.error();
+  ASSERT_GE(error.diagnostics().size(), 2u);
+  EXPECT_EQ(error.message(),
+            "compiling 'two.tile' failed: two.tile:2:11: error: " +
+                error.diagnostics()[0].message);
+  // The message, then the first error's source line and caret (its first
+  // line is the message's end), then the second error whole.
+  EXPECT_EQ(error.describe(), error.message() + "\n  C = A + ;\n          ^\n" +
+                                  error.diagnostics()[1].rendered)
+      << error.describe();
+
+  // An error without diagnostics is its message.
+  Error plain(ErrorKind::InvalidArgument, "bad");
+  EXPECT_EQ(plain.describe(), "bad");
+  // An error that wraps a compile error says the wrapped diagnostic once.
+  Error wrapped(error.kind(), "while loading: " + error.message(),
+                error.diagnostics());
+  EXPECT_EQ(wrapped.describe(), "while loading: " + error.describe());
+}
+
+TEST_F(ErrorTest, CountsArePluralOnlyWhenNotOne) {
+  EXPECT_EQ(pluralize(0, "input"), "0 inputs");
+  EXPECT_EQ(pluralize(1, "input"), "1 input");
+  EXPECT_EQ(pluralize(2, "input"), "2 inputs");
+  std::optional<Context> context;
+  ASSERT_TRUE(open(options(), context));
+  Expected<CompiledProgram> scale =
+      context->compile(kScale, {"", {{"X", DType::F32, {2}}}});
+  ASSERT_TRUE(scale) << scale.error().describe();
+  HostTensor x(DType::F32, {2});
+  Expected<std::vector<HostTensor>> two = scale->run({x, x});
+  ASSERT_FALSE(two);
+  EXPECT_EQ(two.error().message(), "'scale' takes 1 input, not 2");
+  Expected<DeviceOutputs> none = scale->runOnDevice({});
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().message(), "'scale' takes 1 input, not 0");
 }
 
 TEST_F(ErrorTest, EveryIndependentErrorIsReported) {

@@ -467,6 +467,8 @@ TEST_F(ExecutorTest, WrongDeviceInputsNameTheInput) {
               "test.json: input 'A' is f32[1000] but the bundle expects "
               "i32[2, 3]");
   expectError((*add)->runOnDevice({&a}), "takes 2 inputs, not 1");
+  expectError((*chain)->runOnDevice({&a, &a}), "takes 1 input, not 2");
+  expectError((*chain)->run({a, a}), "takes 1 input, not 2");
   expectError((*add)->runOnDevice({std::shared_ptr<const DeviceTensor>(), &a}),
               "input 'A' is a null device tensor");
   HostTensor ints = iota(DType::I32, {1000}, 1);

@@ -56,6 +56,10 @@ TEST(CompareTest, IntegersAreExact) {
   EXPECT_FALSE(result.agrees);
   EXPECT_EQ(result.mismatches, 1);
   EXPECT_EQ(result.firstMismatch, 2);
+  EXPECT_EQ(result.summary, "differs: 1 element, the first at flat index 2");
+  EXPECT_EQ(
+      compareTensors(makeTensor(DType::I32, {0, 2, 4}), expected, 1.0).summary,
+      "differs: 2 elements, the first at flat index 0");
   EXPECT_TRUE(compareTensors(expected, expected, 0).agrees);
 }
 

@@ -89,7 +89,8 @@ LogicalResult ContractOp::verify() {
   if (getInputs().size() != expectedInputs)
     return emitOpError("combination '")
            << stringifyCombinationKind(getCombination()) << "' takes "
-           << expectedInputs << " inputs, got " << getInputs().size();
+           << expectedInputs << (expectedInputs == 1 ? " input" : " inputs")
+           << ", got " << getInputs().size();
 
   llvm::SmallDenseSet<StringRef> seen;
   for (StringRef name : getIndexNames().getAsValueRange<StringAttr>()) {

@@ -150,9 +150,9 @@ LogicalResult ElementwiseOp::verify() {
   ElementwiseKind kind = getKind();
   unsigned arity = getArity(kind);
   if (getOperands().size() != arity)
-    return emitOpError("'")
-           << stringifyElementwiseKind(kind) << "' takes " << arity
-           << " operands, got " << getOperands().size();
+    return emitOpError("'") << stringifyElementwiseKind(kind) << "' takes "
+                            << arity << (arity == 1 ? " operand" : " operands")
+                            << ", got " << getOperands().size();
 
   SmallVector<ArrayRef<int64_t>> shapes;
   for (Value operand : getOperands())

@@ -5,15 +5,23 @@
 // the dtype's native little-endian layout (bool: one byte, 0 or 1; f16 and
 // bf16: their 16-bit patterns).
 //
+// Typed access: HostTensor::from<float>(shape, values) makes a tensor of the
+// dtype of the C++ type (ElementType.h), and view<float>() / span<float>()
+// show the elements in place. A C++ type that is not the tensor's dtype's is
+// an Error, returned: never a reinterpretation of the bytes.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_RUNTIME_HOSTTENSOR_H
 #define TILEC_RUNTIME_HOSTTENSOR_H
 
 #include "tilec/Runtime/DType.h"
+#include "tilec/Runtime/ElementType.h"
+#include "tilec/Runtime/Span.h"
 #include "tilec/Runtime/Status.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 namespace tilec {
@@ -66,6 +74,47 @@ public:
   void setInt(int64_t i, int64_t value);
   void setUInt(int64_t i, uint64_t value);
 
+  /// A tensor of T's dtype (dtypeOf<T>) and `shape` holding `values` in C
+  /// order: from<float>({2, 3}, {1, 2, 3, 4, 5, 6}), from<int32_t>(shape,
+  /// vector). A count of values other than the shape's, or a shape whose
+  /// size overflows, is an Error.
+  template <class T>
+  static Expected<HostTensor> from(const Shape &shape, Span<const T> values) {
+    return fromElements(dtypeOf<T>, shape, values.data(), values.size());
+  }
+  /// from() of a braced list: from<float>({2}, {1, 2}).
+  template <class T>
+  static Expected<HostTensor> from(const Shape &shape,
+                                   std::initializer_list<T> values) {
+    return fromElements(dtypeOf<T>, shape, values.begin(), values.size());
+  }
+  /// from() of a vector, T deduced: from(shape, values).
+  template <class T, class Allocator>
+  static Expected<HostTensor> from(const Shape &shape,
+                                   const std::vector<T, Allocator> &values) {
+    return from<T>(shape, Span<const T>(values.data(), values.size()));
+  }
+
+  /// The elements in place, in C order, as T (bool, int8_t ... uint64_t,
+  /// Half, BFloat16, float, double), or an Error when T is not the dtype's
+  /// type: view<float>() of an f32 tensor. The span is valid while the
+  /// tensor lives and is not assigned to. (A bool view reads the bytes as
+  /// bool: poison() leaves bytes that are neither 0 nor 1, which a bool
+  /// must not hold.)
+  template <class T> Expected<Span<const T>> view() const {
+    if (Status status = checkElementType(dtypeOf<T>); !status)
+      return status.error();
+    return Span<const T>(reinterpret_cast<const T *>(bytes.data()),
+                         static_cast<size_t>(count));
+  }
+  /// view() for writing.
+  template <class T> Expected<Span<T>> span() {
+    if (Status status = checkElementType(dtypeOf<T>); !status)
+      return status.error();
+    return Span<T>(reinterpret_cast<T *>(bytes.data()),
+                   static_cast<size_t>(count));
+  }
+
   /// Fills every byte with `pattern`, so that elements a kernel fails to
   /// write stand out (0xFF: NaN for floats, -1 for signed integers).
   void poison(uint8_t pattern = 0xFF);
@@ -75,19 +124,17 @@ public:
   }
 
 private:
+  /// A tensor of `dtype` and `shape` holding `count` elements from `values`.
+  static Expected<HostTensor> fromElements(DType dtype, const Shape &shape,
+                                           const void *values, size_t count);
+  /// Fails unless elements of `requested` are this tensor's.
+  Status checkElementType(DType requested) const;
+
   DType type = DType::F32;
   Shape dims;
   int64_t count = 0;
   std::vector<uint8_t> bytes;
 };
-
-/// IEEE binary16 and bfloat16 conversions, round-to-nearest-even, overflow
-/// to infinity, subnormals kept; NaNs come out quiet with their sign and the
-/// leading bits of their payload.
-uint16_t doubleToHalf(double value);
-double halfToDouble(uint16_t bits);
-uint16_t doubleToBFloat16(double value);
-double bfloat16ToDouble(uint16_t bits);
 
 } // namespace tilec
 
