@@ -186,11 +186,13 @@ Schedule lowering::schedulePerElement(const KernelGroup &group,
   int64_t launched = schedule.numGroups[0];
   if (walk.groupSteps == 0)
     why += "; " + std::to_string(launched) +
-           " work-groups stride over the " + std::to_string(walk.steps) +
+           (launched == 1 ? " work-group strides" : " work-groups stride") +
+           " over the " + std::to_string(walk.steps) +
            " steps (work-item i takes steps i, i + " +
            std::to_string(launched * groupSize) + ", ...)";
   else
-    why += "; " + std::to_string(launched) + " work-groups each take " +
+    why += "; " + std::to_string(launched) +
+           (launched == 1 ? " work-group takes " : " work-groups each take ") +
            std::to_string(walk.groupSteps) +
            " consecutive steps, which their work-items stride over";
   if (launched == needed)
