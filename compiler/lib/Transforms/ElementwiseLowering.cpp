@@ -182,9 +182,21 @@ void lowering::emitPerElementKernel(KernelContext &context) {
       end = index.min(end, index.constant(walk.steps));
     stride = index.constant(groupSize);
   }
-  auto loop = b.create<scf::ForOp>(loc, begin, end, stride);
-  b.setInsertionPointToStart(loop.getBody());
-  Value step = loop.getInductionVar();
+  // One step per work-item is a guard, more a loop.
+  Operation *walker;
+  Value step = begin;
+  if (takesOneStep(schedule)) {
+    auto guard = b.create<scf::IfOp>(
+        loc, index.cmp(arith::CmpIPredicate::slt, begin, end),
+        /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+    walker = guard;
+  } else {
+    auto loop = b.create<scf::ForOp>(loc, begin, end, stride);
+    b.setInsertionPointToStart(loop.getBody());
+    step = loop.getInductionVar();
+    walker = loop;
+  }
   Value first = index.mul(step, walk.width);
   if (context.firstRow != 0) {
     RankedTensorType type = context.group.type;
@@ -203,5 +215,5 @@ void lowering::emitPerElementKernel(KernelContext &context) {
     b.setInsertionPointToStart(&branch.getElseRegion().front());
     emitStep(context, index, first, rest, /*vectors=*/false);
   }
-  b.setInsertionPointAfter(loop);
+  b.setInsertionPointAfter(walker);
 }

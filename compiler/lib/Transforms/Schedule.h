@@ -173,6 +173,10 @@ bool isLoadedInPlace(const KernelGroup &group, mlir::Value value);
 Schedule schedulePerElement(const KernelGroup &group,
                             const DeviceProfile &profile);
 
+/// Whether every work-item of the per-element `schedule` takes at most one
+/// step (its kernel then guards the step instead of looping).
+bool takesOneStep(const Schedule &schedule);
+
 /// `schedule` (per element, or one work-item per element) restricted to the
 /// `elements` elements of a chunk of a split launch, whole rows of
 /// `rowElements`: no more work-groups than before, and steps only as wide

@@ -82,7 +82,9 @@ static void planWalk(Schedule &schedule, int64_t groups, bool contiguous) {
   int64_t groupSize = schedule.localSize[0];
   groups = std::max<int64_t>(1, groups);
   walk.groupSteps = 0;
-  if (contiguous) {
+  // With one step per work-item both walks are the same: the strided one
+  // needs no bound per work-group.
+  if (contiguous && walk.steps > groups * groupSize) {
     // Whole strides of the work-group per chunk, so that only the last
     // work-group has a partial one.
     walk.groupSteps = llvm::alignTo(llvm::divideCeil(walk.steps, groups),
@@ -94,7 +96,16 @@ static void planWalk(Schedule &schedule, int64_t groups, bool contiguous) {
   double trips =
       contiguous ? double(llvm::divideCeil(walk.groupSteps, groupSize))
                  : std::ceil(double(walk.steps) / double(groups * groupSize));
-  schedule.loopPasses = countLoopPasses({trips});
+  // One step per work-item needs no loop (ElementwiseLowering.cpp).
+  schedule.loopPasses = trips > 1 ? countLoopPasses({trips}) : 0;
+}
+
+bool lowering::takesOneStep(const Schedule &schedule) {
+  const ElementWalk &walk = schedule.walk;
+  int64_t groupSize = schedule.localSize[0];
+  return walk.groupSteps == 0
+             ? schedule.numGroups[0] * groupSize >= walk.steps
+             : walk.groupSteps <= groupSize;
 }
 
 Schedule lowering::schedulePerElement(const KernelGroup &group,
@@ -150,11 +161,16 @@ Schedule lowering::schedulePerElement(const KernelGroup &group,
   // Enough work-groups to fill the device (a GPU's resident work-items, one
   // work-group per core of a CPU), no more than the steps need, within the
   // device's group count; more where a loop limit needs shorter loops.
+  int64_t needed = llvm::divideCeil(walk.steps, groupSize);
+  // A CPU gets one step per work-item, as many work-groups as that takes:
+  // PoCL ran a 2^24-element add 27x slower as one work-group per core
+  // whose work-items loop over a contiguous chunk, and 2.5x slower with
+  // two steps per work-item, since it vectorises its loop over the
+  // work-items of a group only where they run no loop of their own.
   int64_t wanted =
       gpu ? int64_t(profile.computeUnits) *
                 std::max<int64_t>(1, kResidentItemsPerComputeUnit / groupSize)
-          : int64_t(profile.computeUnits);
-  int64_t needed = llvm::divideCeil(walk.steps, groupSize);
+          : needed;
   int64_t groups = std::min(std::max<int64_t>(1, wanted), needed);
   if (profile.maxLoopIterations > 1) {
     // A loop of t trips makes t + 1 passes.
@@ -195,18 +211,20 @@ Schedule lowering::schedulePerElement(const KernelGroup &group,
            (launched == 1 ? " work-group takes " : " work-groups each take ") +
            std::to_string(walk.groupSteps) +
            " consecutive steps, which their work-items stride over";
-  if (launched == needed)
-    why += ", one step per work-item";
+  if (takesOneStep(schedule))
+    why += ", one step per work-item" +
+           std::string(gpu ? "" : " (a CPU: its OpenCL compiler vectorises "
+                                  "over the work-items of a group where "
+                                  "they run no loop)");
   else
     why += ", up to " +
            llvm::formatv("{0:F0}", schedule.loopPasses - 1).str() +
            " per work-item";
-  if (launched == wanted && launched < needed)
-    why += gpu ? " (" + std::to_string(wanted / profile.computeUnits) +
-                     " work-groups per compute unit, the work-items it keeps "
-                     "resident, x " +
-                     std::to_string(profile.computeUnits) + " compute units)"
-               : " (one work-group per compute unit)";
+  if (gpu && launched == wanted && launched < needed)
+    why += " (" + std::to_string(wanted / profile.computeUnits) +
+           " work-groups per compute unit, the work-items it keeps "
+           "resident, x " +
+           std::to_string(profile.computeUnits) + " compute units)";
   else if (countLimit && launched == int64_t(countLimit) && launched < needed)
     why += " (the device allows at most " + std::to_string(countLimit) +
            " work-groups per dimension)";
