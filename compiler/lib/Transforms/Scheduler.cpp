@@ -225,7 +225,7 @@ Schedule lowering::schedulePerElement(const KernelGroup &group,
            " work-groups per compute unit, the work-items it keeps "
            "resident, x " +
            std::to_string(profile.computeUnits) + " compute units)";
-  else if (countLimit && launched == int64_t(countLimit) && launched < needed)
+  else if (countLimit && needed > int64_t(countLimit))
     why += " (the device allows at most " + std::to_string(countLimit) +
            " work-groups per dimension)";
   else if (launched > wanted && launched < needed)
