@@ -35,9 +35,8 @@ Value lowering::emitGuardedLinearId(KernelContext &context,
         index.mul(b.create<gpu::BlockIdOp>(context.loc, gpu::Dimension::y),
                   schedule.numGroups[0]),
         b.create<gpu::BlockIdOp>(context.loc, gpu::Dimension::x));
-    id = index.add(
-        index.mul(group, schedule.localSize[0]),
-        b.create<gpu::ThreadIdOp>(context.loc, gpu::Dimension::x));
+    id = index.add(index.mul(group, schedule.localSize[0]),
+                   b.create<gpu::ThreadIdOp>(context.loc, gpu::Dimension::x));
   }
   // The work-groups cover a multiple of their size.
   Value active = index.lessThan(id, schedule.activeItems);
@@ -120,10 +119,10 @@ static void emitStep(KernelContext &context, IndexBuilder &index, Value first,
   bool coordinates = needsCoordinates(group);
   std::deque<ElementEvaluator> evaluators;
   for (Value position : linear)
-    evaluators.emplace_back(
-        index, shape, position,
-        coordinates ? index.delinearize(position, shape) : SmallVector<Value>(),
-        context.bufferOf);
+    evaluators.emplace_back(index, shape, position,
+                            coordinates ? index.delinearize(position, shape)
+                                        : SmallVector<Value>(),
+                            context.bufferOf);
   // Operands in place: one vector load each, taken apart per element.
   for (Value value : getLoadedValues(group)) {
     Value buffer = context.bufferOf(value);

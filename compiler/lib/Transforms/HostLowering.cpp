@@ -717,8 +717,7 @@ unsigned HostLowering::getIndexBits() {
         return 64;
     // A work-item's last step plus the stride must not wrap.
     if (s.kind == ScheduleKind::PerElement &&
-        double(s.walk.steps) + double(s.numGroups[0] * s.localSize[0]) >=
-            limit)
+        double(s.walk.steps) + double(s.numGroups[0] * s.localSize[0]) >= limit)
       return 64;
     // A shared loop nest may walk an element's tuples as one linear range.
     if (s.kind == ScheduleKind::ReductionContraction &&

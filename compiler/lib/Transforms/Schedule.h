@@ -214,8 +214,8 @@ void narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
                           int64_t bufferStartA, int64_t bufferStartB);
 
 /// Checks that `schedule` fits `profile` (work-group size and shape, the
-/// work-groups per launch, local memory, registers, loop passes); reports an error at `loc` and fails
-/// otherwise.
+/// work-groups per launch, local memory, registers, loop passes); reports an
+/// error at `loc` and fails otherwise.
 mlir::LogicalResult verifyScheduleFits(const Schedule &schedule,
                                        const DeviceProfile &profile,
                                        mlir::Location loc);

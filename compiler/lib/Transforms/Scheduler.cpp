@@ -103,9 +103,8 @@ static void planWalk(Schedule &schedule, int64_t groups, bool contiguous) {
 bool lowering::takesOneStep(const Schedule &schedule) {
   const ElementWalk &walk = schedule.walk;
   int64_t groupSize = schedule.localSize[0];
-  return walk.groupSteps == 0
-             ? schedule.numGroups[0] * groupSize >= walk.steps
-             : walk.groupSteps <= groupSize;
+  return walk.groupSteps == 0 ? schedule.numGroups[0] * groupSize >= walk.steps
+                              : walk.groupSteps <= groupSize;
 }
 
 Schedule lowering::schedulePerElement(const KernelGroup &group,
@@ -175,8 +174,8 @@ Schedule lowering::schedulePerElement(const KernelGroup &group,
   if (profile.maxLoopIterations > 1) {
     // A loop of t trips makes t + 1 passes.
     int64_t trips = int64_t(profile.maxLoopIterations) - 1;
-    groups = std::max(groups, int64_t(llvm::divideCeil(
-                                  walk.steps, groupSize * trips)));
+    groups = std::max(groups,
+                      int64_t(llvm::divideCeil(walk.steps, groupSize * trips)));
   }
   uint64_t countLimit = profile.maxWorkGroupCount[0];
   if (countLimit)
@@ -213,12 +212,12 @@ Schedule lowering::schedulePerElement(const KernelGroup &group,
            " consecutive steps, which their work-items stride over";
   if (takesOneStep(schedule))
     why += ", one step per work-item" +
-           std::string(gpu ? "" : " (a CPU: its OpenCL compiler vectorises "
-                                  "over the work-items of a group where "
-                                  "they run no loop)");
+           std::string(gpu ? ""
+                           : " (a CPU: its OpenCL compiler vectorises "
+                             "over the work-items of a group where "
+                             "they run no loop)");
   else
-    why += ", up to " +
-           llvm::formatv("{0:F0}", schedule.loopPasses - 1).str() +
+    why += ", up to " + llvm::formatv("{0:F0}", schedule.loopPasses - 1).str() +
            " per work-item";
   if (gpu && launched == wanted && launched < needed)
     why += " (" + std::to_string(wanted / profile.computeUnits) +
@@ -268,7 +267,8 @@ void lowering::restrictLinearSchedule(Schedule &schedule, int64_t elements,
   int64_t groupSize = schedule.localSize[0];
   if (schedule.kind != ScheduleKind::PerElement) {
     int64_t groups = llvm::divideCeil(elements, groupSize);
-    int64_t along = std::max<int64_t>(1, std::min(schedule.numGroups[0], groups));
+    int64_t along =
+        std::max<int64_t>(1, std::min(schedule.numGroups[0], groups));
     schedule.numGroups = {along, int64_t(llvm::divideCeil(groups, along)), 1};
     return;
   }
@@ -292,8 +292,8 @@ void lowering::restrictLinearSchedule(Schedule &schedule, int64_t elements,
   int64_t groups = std::min<int64_t>(schedule.numGroups[0],
                                      llvm::divideCeil(walk.steps, groupSize));
   if (walk.groupSteps != 0)
-    groups = std::max<int64_t>(
-        groups, llvm::divideCeil(walk.steps, walk.groupSteps));
+    groups = std::max<int64_t>(groups,
+                               llvm::divideCeil(walk.steps, walk.groupSteps));
   planWalk(schedule, groups, walk.groupSteps != 0);
 }
 

@@ -193,8 +193,8 @@ TEST(DeviceProfileTest, WorkGroupCountDefaultsToNoLimit) {
   EXPECT_NE(profile, DeviceProfile());
   std::string json = profileToJson(profile);
   EXPECT_NE(json.find("\"max_work_group_count\""), std::string::npos) << json;
-  EXPECT_NE(formatProfileSummary(profile, "").find(
-                "work-groups per launch up to 65535 x 65535 x 65535"),
+  EXPECT_NE(formatProfileSummary(profile, "")
+                .find("work-groups per launch up to 65535 x 65535 x 65535"),
             std::string::npos);
   EXPECT_FALSE(applyProfileOverrides(
       profile, R"({"max_work_group_count": [1, 2]})", "count.json"));
