@@ -153,6 +153,23 @@ std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
                                             const IndexSystem &system,
                                             std::string &whyNot);
 
+/// The work-group size of one-dimensional schedules: the largest power of
+/// two the device allows, at most 256 (enough to hide latency on GPUs while
+/// leaving several work-groups per compute unit).
+int64_t getLinearGroupSize(const DeviceProfile &profile);
+
+/// The widest vector, in elements of `elementBytes`, that kernels move
+/// between memory and registers on `profile` (docs/scheduler.md,
+/// "Vectors").
+int64_t getMemoryVectorWidth(const DeviceProfile &profile,
+                             int64_t elementBytes);
+
+/// One work-item per element of `elements` (generic contractions, partial
+/// combinations): the work-groups along x, and along y as well where x
+/// alone would exceed the device's group count.
+Schedule scheduleOneItemPerElement(int64_t elements, int64_t registers,
+                                   const DeviceProfile &profile);
+
 /// Whether kernels access `storageType` (a buffer's element type) with
 /// vectors: f32, f64 and the integers (not f16/bf16, docs/kernel-ir.md).
 bool hasVectorAccess(mlir::Type storageType);
