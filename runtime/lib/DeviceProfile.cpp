@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdio>
 #include <limits>
 #include <set>
@@ -52,7 +53,7 @@ bool DeviceProfile::operator==(const DeviceProfile &other) const {
                     p.computeUnits, p.preferredVectorWidth, p.subgroupSize,
                     p.maxAllocBytes, p.globalMemBytes, p.clockMHz,
                     p.supportsFp64, p.supportsFp16, p.maxLoopIterations,
-                    p.signedZeroInfNanPreserve);
+                    p.maxWorkGroupCount, p.signedZeroInfNanPreserve);
   };
   return asTuple(*this) == asTuple(other);
 }
@@ -93,6 +94,7 @@ static void visitFields(Profile &profile, Visitor &&visit) {
   visit("supports_fp64", profile.supportsFp64);
   visit("supports_fp16", profile.supportsFp16);
   visit("max_loop_iterations", profile.maxLoopIterations);
+  visit("max_work_group_count", profile.maxWorkGroupCount);
   visit("signed_zero_inf_nan_preserve", profile.signedZeroInfNanPreserve);
 }
 
@@ -326,5 +328,13 @@ std::string tilec::formatProfileSummary(const DeviceProfile &profile,
   if (profile.maxLoopIterations != 0)
     out << indent << "loops stop after " << profile.maxLoopIterations
         << " passes per work-item\n";
+  const std::array<uint64_t, 3> &groups = profile.maxWorkGroupCount;
+  if (groups[0] || groups[1] || groups[2]) {
+    auto count = [](uint64_t limit) {
+      return limit ? std::to_string(limit) : std::string("unlimited");
+    };
+    out << indent << "work-groups per launch up to " << count(groups[0])
+        << " x " << count(groups[1]) << " x " << count(groups[2]) << "\n";
+  }
   return out.str();
 }

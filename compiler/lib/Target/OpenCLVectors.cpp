@@ -8,7 +8,8 @@
 // vectors are declared aligned to the vector: so the access is aligned, and
 // a compiler emits one wide load (a 128-bit LDG/LDS on NVIDIA). vloadn would
 // only promise element alignment, which compilers that cannot prove more
-// split into scalar loads.
+// split into scalar loads. vector.from_elements is the vector literal
+// `(float4)(a, b, c, d)`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +81,15 @@ FailureOr<std::string> KernelPrinter::translateVector(Operation *op) {
     if (failed(cType))
       return failure();
     return "(" + *cType + ")(" + operand(broadcast.getSource()) + ")";
+  }
+  if (auto build = dyn_cast<vector::FromElementsOp>(op)) {
+    FailureOr<std::string> cType = valueType(op->getLoc(), build.getType());
+    if (failed(cType))
+      return failure();
+    std::string elements;
+    for (Value element : build.getElements())
+      elements += (elements.empty() ? "" : ", ") + operand(element);
+    return "(" + *cType + ")(" + elements + ")";
   }
   return op->emitError() << "'" << op->getName()
                          << "' is not part of the kernel IR; the OpenCL "

@@ -369,11 +369,19 @@ static void scalarizeVectorAccesses(gpu::GPUModuleOp kernels) {
     } else {
       auto store = cast<vector::StoreOp>(op);
       Value vector = store.getValueToStore();
+      // A vector built of scalars (vector.from_elements, which MLIR 19
+      // does not convert) stores them as they are.
+      auto built = vector.getDefiningOp<vector::FromElementsOp>();
       for (int64_t i = 0, e = store.getVectorType().getNumElements(); i < e;
            ++i)
-        b.create<memref::StoreOp>(b.create<vector::ExtractOp>(vector, i),
-                                  store.getBase(),
-                                  offsetIndex(b, store.getIndices().back(), i));
+        b.create<memref::StoreOp>(
+            built ? built.getElements()[i]
+                  : Value(b.create<vector::ExtractOp>(vector, i)),
+            store.getBase(), offsetIndex(b, store.getIndices().back(), i));
+      op->erase();
+      if (built && built->use_empty())
+        built->erase();
+      continue;
     }
     op->erase();
   }

@@ -519,8 +519,7 @@ LogicalResult HostLowering::analyse() {
           contract.getCombination() == tile::CombinationKind::None ? 1 : 2;
       info.flops = info.tuples.tuples * perTuple;
     } else {
-      info.schedule = schedulePerElement(
-          elements, estimateElementwiseRegisters(group.ops.size()), profile);
+      info.schedule = schedulePerElement(group, profile);
     }
     info.flops += double(elements) * ewOps;
     if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))
@@ -744,6 +743,10 @@ unsigned HostLowering::getIndexBits() {
     for (unsigned dim = 0; dim < 3; ++dim)
       if (double(s.numGroups[dim]) * double(s.localSize[dim]) >= limit)
         return 64;
+    // A work-item's last step plus the stride must not wrap.
+    if (s.kind == ScheduleKind::PerElement &&
+        double(s.walk.steps) + double(s.numGroups[0] * s.localSize[0]) >= limit)
+      return 64;
     // A shared loop nest may walk an element's tuples as one linear range.
     if (s.kind == ScheduleKind::ReductionContraction &&
         info.tuples.perElement +
@@ -762,9 +765,7 @@ static Schedule restrictToRows(Schedule schedule, int64_t rows,
   switch (schedule.kind) {
   case ScheduleKind::PerElement:
   case ScheduleKind::GenericContraction:
-    schedule.activeItems = rows * rowElements;
-    schedule.numGroups[0] =
-        llvm::divideCeil(schedule.activeItems, schedule.localSize[0]);
+    restrictLinearSchedule(schedule, rows * rowElements, rowElements);
     break;
   case ScheduleKind::TiledContraction: {
     DenseMatmul &matmul = *schedule.matmul;

@@ -143,6 +143,10 @@ Value IndexBuilder::lessThan(Value a, int64_t bound) {
   return cmp(arith::CmpIPredicate::slt, a, constant(bound));
 }
 
+Value IndexBuilder::min(Value a, Value b) {
+  return builder.createOrFold<arith::MinSIOp>(loc, a, b);
+}
+
 Value IndexBuilder::land(Value a, Value b) {
   if (!a)
     return b;
@@ -200,6 +204,11 @@ Value IndexBuilder::linearizeBroadcast(ArrayRef<Value> coords,
 Value lowering::emitLoad(OpBuilder &builder, Location loc, Value buffer,
                          Value index, Type tileType) {
   Value stored = builder.create<memref::LoadOp>(loc, buffer, index);
+  return emitFromStorage(builder, loc, stored, tileType);
+}
+
+Value lowering::emitFromStorage(OpBuilder &builder, Location loc, Value stored,
+                                Type tileType) {
   if (tileType.isInteger(1)) {
     Value zero = builder.create<arith::ConstantIntOp>(loc, 0, 8);
     return builder.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, stored,
@@ -211,14 +220,20 @@ Value lowering::emitLoad(OpBuilder &builder, Location loc, Value buffer,
   return stored;
 }
 
-void lowering::emitStore(OpBuilder &builder, Location loc, Value value,
-                         Value buffer, Value index, Type tileType) {
+Value lowering::emitToStorage(OpBuilder &builder, Location loc, Value value,
+                              Type tileType) {
   Type storageType = getStorageType(tileType);
   if (tileType.isInteger(1))
-    value = builder.create<arith::ExtUIOp>(loc, storageType, value);
-  else if (storageType != value.getType())
-    value = builder.create<arith::TruncFOp>(loc, storageType, value);
-  builder.create<memref::StoreOp>(loc, value, buffer, index);
+    return builder.create<arith::ExtUIOp>(loc, storageType, value);
+  if (storageType != value.getType())
+    return builder.create<arith::TruncFOp>(loc, storageType, value);
+  return value;
+}
+
+void lowering::emitStore(OpBuilder &builder, Location loc, Value value,
+                         Value buffer, Value index, Type tileType) {
+  builder.create<memref::StoreOp>(
+      loc, emitToStorage(builder, loc, value, tileType), buffer, index);
 }
 
 //===----------------------------------------------------------------------===//
@@ -270,7 +285,10 @@ Value ElementEvaluator::get(Value tileValue) {
   if (op && isa<tile::ConstantOp, tile::IndexOp, tile::ShapeOp>(op)) {
     scalar = generate(op);
   } else {
-    Value position = index.linearizeBroadcast(coords, type.getShape());
+    Value position =
+        linear && type.getNumElements() == ShapedType::getNumElements(shape)
+            ? linear
+            : index.linearizeBroadcast(coords, type.getShape());
     scalar = emitLoad(index.builder, index.loc, bufferOf(tileValue), position,
                       type.getElementType());
   }

@@ -140,6 +140,8 @@ public:
   mlir::Value cmp(mlir::arith::CmpIPredicate predicate, mlir::Value a,
                   mlir::Value b);
   mlir::Value lessThan(mlir::Value a, int64_t bound);
+  /// The smaller of a and b (signed).
+  mlir::Value min(mlir::Value a, mlir::Value b);
   mlir::Value land(mlir::Value a, mlir::Value b);
   /// sum_k coeffs[k] * vars[k] + constant (the numerator; den not applied).
   mlir::Value numerator(const QuasiAffine &expr,
@@ -159,6 +161,12 @@ public:
   mlir::Location loc;
 };
 
+/// A value loaded from a buffer of `tileType` as a compute value.
+mlir::Value emitFromStorage(mlir::OpBuilder &builder, mlir::Location loc,
+                            mlir::Value stored, mlir::Type tileType);
+/// A compute value of `tileType` as stored in its buffers.
+mlir::Value emitToStorage(mlir::OpBuilder &builder, mlir::Location loc,
+                          mlir::Value value, mlir::Type tileType);
 /// Loads element `index` of `buffer` holding `tileType` as a compute value.
 mlir::Value emitLoad(mlir::OpBuilder &builder, mlir::Location loc,
                      mlir::Value buffer, mlir::Value index,
@@ -181,6 +189,15 @@ public:
                    llvm::function_ref<mlir::Value(mlir::Value)> bufferOf)
       : index(index), shape(shape), coords(coords.begin(), coords.end()),
         bufferOf(bufferOf) {}
+  /// At the element `linear` of `shape` (C order): operands with as many
+  /// elements are loaded there directly; `coords` (empty where no operand
+  /// is broadcast and no generator needs them) serve the others.
+  ElementEvaluator(IndexBuilder &index, llvm::ArrayRef<int64_t> shape,
+                   mlir::Value linear, llvm::ArrayRef<mlir::Value> coords,
+                   llvm::function_ref<mlir::Value(mlir::Value)> bufferOf)
+      : ElementEvaluator(index, shape, coords, bufferOf) {
+    this->linear = linear;
+  }
 
   void define(mlir::Value tileValue, mlir::Value scalar) {
     values[tileValue] = scalar;
@@ -199,6 +216,7 @@ private:
   IndexBuilder &index;
   llvm::ArrayRef<int64_t> shape;
   llvm::SmallVector<mlir::Value> coords;
+  mlir::Value linear;
   llvm::function_ref<mlir::Value(mlir::Value)> bufferOf;
   llvm::DenseMap<mlir::Value, mlir::Value> values;
 };

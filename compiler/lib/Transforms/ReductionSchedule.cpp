@@ -315,7 +315,7 @@ Schedule lowering::scheduleCombination(const Schedule &reduction,
                                        const DeviceProfile &profile) {
   int64_t parts = reduction.partialGroups;
   Schedule schedule =
-      schedulePerElement(elements, reduction.registers, profile);
+      scheduleOneItemPerElement(elements, reduction.registers, profile);
   schedule.kind = ScheduleKind::PartialCombination;
   schedule.partialGroups = parts;
   schedule.compensated = reduction.compensated;

@@ -89,6 +89,28 @@ struct TileSizes {
   int64_t stageWidthA = 1, stageWidthB = 1;
 };
 
+/// How the work-items of a per-element schedule walk the elements
+/// (docs/scheduler.md, "Per element"). A step is `width` consecutive
+/// elements; the last step holds the rest when the width does not divide
+/// the elements.
+struct ElementWalk {
+  /// Elements per step: operands that allow it are loaded and stored as one
+  /// vector of this many elements (1: scalars).
+  int64_t width = 1;
+  /// Steps in all: ceil(elements / width).
+  int64_t steps = 0;
+  /// 0: the launch's work-items stride over all steps together, work-item
+  /// i taking steps i, i + N, i + 2N, ... (N work-items; GPUs, so that
+  /// neighbouring work-items access neighbouring addresses). Otherwise each
+  /// work-group takes `groupSteps` consecutive steps, which its work-items
+  /// stride over by the work-group size (CPUs: a core runs a whole
+  /// work-group and streams through contiguous memory).
+  int64_t groupSteps = 0;
+  /// Accesses (loads and stores of distinct buffers) that vectors carry, and
+  /// all accesses, for --explain.
+  unsigned vectorAccesses = 0, accesses = 0;
+};
+
 struct Schedule {
   ScheduleKind kind = ScheduleKind::PerElement;
   std::array<int64_t, 3> localSize = {1, 1, 1};
@@ -96,6 +118,8 @@ struct Schedule {
   /// Work-items that do something (the rest are guarded off).
   int64_t activeItems = 0;
   TileSizes tile;
+  /// Per-element schedules: how the work-items walk the elements.
+  ElementWalk walk;
   std::optional<DenseMatmul> matmul;
   /// Reduction schedules: how the work-group shares an element's tuples.
   WorkSplit split;
@@ -187,10 +211,49 @@ std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
                                             const IndexSystem &system,
                                             std::string &whyNot);
 
-/// One work-item per element of `elements`; `registers` estimated by the
-/// caller from the group's size.
-Schedule schedulePerElement(int64_t elements, int64_t registers,
+/// The widest vector, in elements of `elementBytes`, that kernels move
+/// between memory and registers on `profile` (docs/scheduler.md,
+/// "Vectors").
+int64_t getMemoryVectorWidth(const DeviceProfile &profile,
+                             int64_t elementBytes);
+
+/// One work-item per element of `elements` (generic contractions, partial
+/// combinations): the work-groups along x, and along y as well where x
+/// alone would exceed the device's group count.
+Schedule scheduleOneItemPerElement(int64_t elements, int64_t registers,
+                                   const DeviceProfile &profile);
+
+/// Whether kernels access `storageType` (a buffer's element type) with
+/// vectors: f32, f64 and the integers (not f16/bf16, docs/kernel-ir.md).
+bool hasVectorAccess(mlir::Type storageType);
+
+/// The values the per-element kernel of `group` loads, each once: the
+/// operands defined outside the group other than generators (a copy's
+/// source).
+llvm::SmallVector<mlir::Value> getLoadedValues(const KernelGroup &group);
+
+/// Whether the per-element kernel of `group` loads `value` as a whole
+/// buffer at the kernel's own positions (not a broadcast operand nor a
+/// recomputed generator), so that a step may load it as a vector.
+bool isLoadedInPlace(const KernelGroup &group, mlir::Value value);
+
+/// The per-element schedule of the elementwise or copy `group`: steps of
+/// consecutive elements (vectors where the operands allow), work-groups to
+/// fill the device, within its group-count and loop limits.
+Schedule schedulePerElement(const KernelGroup &group,
                             const DeviceProfile &profile);
+
+/// Whether every work-item of the per-element `schedule` takes at most one
+/// step (its kernel then guards the step instead of looping).
+bool takesOneStep(const Schedule &schedule);
+
+/// `schedule` (per element, or one work-item per element) restricted to the
+/// `elements` elements of a chunk of a split launch, whole rows of
+/// `rowElements`: no more work-groups than before, and steps only as wide
+/// as keep every vector aligned in the chunk's buffers, which start at
+/// whole rows.
+void restrictLinearSchedule(Schedule &schedule, int64_t elements,
+                            int64_t rowElements);
 
 /// The reduction schedule for few elements with long reductions, else the
 /// tiled schedule where the contraction matches it and a tile fits the
@@ -220,9 +283,9 @@ Schedule scheduleCombination(const Schedule &reduction, int64_t elements,
 void narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
                           int64_t bufferStartA, int64_t bufferStartB);
 
-/// Checks that `schedule` fits `profile` (work-group size and shape, local
-/// memory, registers, loop passes); reports an error at `loc` and fails
-/// otherwise.
+/// Checks that `schedule` fits `profile` (work-group size and shape, the
+/// work-groups per launch, local memory, registers, loop passes); reports an
+/// error at `loc` and fails otherwise.
 mlir::LogicalResult verifyScheduleFits(const Schedule &schedule,
                                        const DeviceProfile &profile,
                                        mlir::Location loc);

@@ -27,21 +27,6 @@ int64_t lowering::getLinearGroupSize(const DeviceProfile &profile) {
   return std::max<int64_t>(1, llvm::bit_floor(limit));
 }
 
-Schedule lowering::schedulePerElement(int64_t elements, int64_t registers,
-                                      const DeviceProfile &profile) {
-  Schedule schedule;
-  schedule.kind = ScheduleKind::PerElement;
-  schedule.localSize[0] = getLinearGroupSize(profile);
-  schedule.numGroups[0] = llvm::divideCeil(elements, schedule.localSize[0]);
-  schedule.activeItems = elements;
-  schedule.registers = registers;
-  schedule.reason = "one work-item per element, " +
-                    std::to_string(schedule.localSize[0]) +
-                    " per work-group (the largest power of two up to 256 "
-                    "that the device allows)";
-  return schedule;
-}
-
 std::optional<std::vector<int64_t>>
 lowering::getLinearAddress(const IndexSystem::Access &access,
                            unsigned numIndices) {
@@ -161,8 +146,8 @@ constexpr int64_t kBlockKs[] = {16, 8, 4, 2, 1};
 /// get none: a CPU's OpenCL compiler vectorises across work-items, and a
 /// work-item's own vectors get in its way (PoCL ran the 1024^3 product
 /// 1.85x slower with vectors of 4 than without, 2.7x with vectors of 2).
-static int64_t getMemoryVectorWidth(const DeviceProfile &profile,
-                                    int64_t elementBytes) {
+int64_t lowering::getMemoryVectorWidth(const DeviceProfile &profile,
+                                       int64_t elementBytes) {
   return profile.type == DeviceType::GPU ? 16 / elementBytes : 1;
 }
 
@@ -400,7 +385,7 @@ Schedule lowering::scheduleGeneric(int64_t elements,
                                    const DeviceProfile &profile) {
   int64_t registers = 16 + 2 * int64_t(space.freeVars.size()) +
                       int64_t(space.pivots.size()) + (compensated ? 2 : 0);
-  Schedule schedule = schedulePerElement(elements, registers, profile);
+  Schedule schedule = scheduleOneItemPerElement(elements, registers, profile);
   schedule.kind = ScheduleKind::GenericContraction;
   schedule.compensated = compensated;
   schedule.loopPasses = countLoopPasses(tuples.levelTrips);
@@ -495,6 +480,12 @@ LogicalResult lowering::verifyScheduleFits(const Schedule &schedule,
                   llvm::Twine(schedule.localSize[dim]) + " along dimension " +
                   llvm::Twine(dim) + " exceeds its maximum of " +
                   llvm::Twine(profile.maxWorkItemSizes[dim]));
+  for (unsigned dim = 0; dim < 3; ++dim)
+    if (uint64_t limit = profile.maxWorkGroupCount[dim];
+        limit && uint64_t(schedule.numGroups[dim]) > limit)
+      return fail("its launch needs " + llvm::Twine(schedule.numGroups[dim]) +
+                  " work-groups along dimension " + llvm::Twine(dim) +
+                  ", more than its maximum of " + llvm::Twine(limit));
   if (uint64_t(schedule.localMemBytes) > profile.localMemBytes)
     return fail(llvm::Twine(schedule.localMemBytes) +
                 " bytes of local memory exceed its " +

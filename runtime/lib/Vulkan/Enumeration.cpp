@@ -214,6 +214,8 @@ static DeviceDescriptor describeDevice(VkPhysicalDevice device) {
   }
   profile.maxWorkGroupSize = limits.maxComputeWorkGroupInvocations;
   for (unsigned dim = 0; dim < 3; ++dim)
+    profile.maxWorkGroupCount[dim] = descriptor.maxGroupCount[dim];
+  for (unsigned dim = 0; dim < 3; ++dim)
     profile.maxWorkItemSizes[dim] = limits.maxComputeWorkGroupSize[dim];
   profile.localMemBytes = limits.maxComputeSharedMemorySize;
   profile.computeUnits = queryComputeUnits(device, descriptor.deviceType);

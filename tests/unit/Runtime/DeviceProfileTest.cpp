@@ -248,3 +248,20 @@ TEST(DeviceProfileTest, SignedZeroInfNanPreserveListsWidths) {
           .find("signed zeros, infinities and NaNs kept for no float type\n"),
       std::string::npos);
 }
+
+TEST(DeviceProfileTest, WorkGroupCountDefaultsToNoLimit) {
+  DeviceProfile profile;
+  EXPECT_EQ(profile.maxWorkGroupCount, (std::array<uint64_t, 3>{0, 0, 0}));
+  ASSERT_TRUE(applyProfileOverrides(
+      profile, R"({"max_work_group_count": [65535, 65535, 65535]})",
+      "count.json"));
+  EXPECT_EQ(profile.maxWorkGroupCount[0], 65535u);
+  EXPECT_NE(profile, DeviceProfile());
+  std::string json = profileToJson(profile);
+  EXPECT_NE(json.find("\"max_work_group_count\""), std::string::npos) << json;
+  EXPECT_NE(formatProfileSummary(profile, "")
+                .find("work-groups per launch up to 65535 x 65535 x 65535"),
+            std::string::npos);
+  EXPECT_FALSE(applyProfileOverrides(
+      profile, R"({"max_work_group_count": [1, 2]})", "count.json"));
+}

@@ -89,6 +89,10 @@ struct DeviceProfile {
   /// 65535 passes of all its loops have run (LP_MAX_TGSI_LOOP_ITERATIONS),
   /// silently: the scheduler keeps every kernel's count below it.
   uint64_t maxLoopIterations = 0;
+  /// Work-groups per dimension of one launch, at most; 0 for no limit other
+  /// than the index type's (OpenCL). Vulkan guarantees only 65535
+  /// (maxComputeWorkGroupCount): the scheduler keeps every launch within it.
+  std::array<uint64_t, 3> maxWorkGroupCount = {0, 0, 0};
   /// The float widths whose signed zeros, infinities and NaNs the device
   /// keeps when a kernel asks it to: where the SPIR-V target may declare
   /// SPIR-V's SignedZeroInfNanPreserve execution mode (Vulkan:

@@ -24,6 +24,18 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
       vector.store %sum, %out[%base] : memref<64xf32>, vector<4xf32>
       gpu.return
     }
+    // A vector built of scalars stores the scalars themselves.
+    gpu.func @built(%in: memref<8xf32>, %out: memref<8xf32>) kernel
+        attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [2, 1, 1]>} {
+      %t = gpu.thread_id x
+      %a = memref.load %in[%t] : memref<8xf32>
+      %b = arith.addf %a, %a : f32
+      %v = vector.from_elements %a, %b : vector<2xf32>
+      %c2 = arith.constant 2 : index
+      %at = arith.muli %t, %c2 : index
+      vector.store %v, %out[%at] : memref<8xf32>, vector<2xf32>
+      gpu.return
+    }
   }
 }
 
@@ -44,3 +56,9 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: OpFAdd %v4float
 // CHECK: OpCompositeExtract %float %{{[0-9]+}} 3
 // CHECK: OpStore
+
+// CHECK-LABEL: %built = OpFunction
+// CHECK: [[B:%[0-9]+]] = OpFAdd %float
+// CHECK-NOT: OpCompositeConstruct
+// CHECK: OpStore %{{[0-9]+}} %{{[0-9]+}}
+// CHECK: OpStore %{{[0-9]+}} [[B]]
