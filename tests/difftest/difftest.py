@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""Differential testing: random valid Tile programs (tilegen.py), each run on
+the reference interpreter, on OpenCL and on Vulkan, with the results compared.
+
+    difftest.py --seeds 1..40            the seeds A to B (CI)
+    difftest.py --time 3600 --start 1000 as many seeds as fit in the time
+
+Every finding (a device refusing a program the reference runs, a crash, a
+hang, a result that differs) prints one line with the seed and a command that
+regenerates the program and runs it, and keeps the program in --keep. A
+finding that matches an entry of known_issues.py is "explained"; the exit
+status is 1 if any finding is unexplained. docs/testing.md describes the
+comparison and the known issues.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+import dtypes as dt  # noqa: E402
+import known_issues  # noqa: E402
+import tilegen  # noqa: E402
+
+BACKENDS = ["opencl", "vulkan"]
+# The tolerance of --check (docs/runtime.md, "Comparing results"): a few
+# hundred ulps of the format, relative to the element or to the output's
+# root mean square, whichever is larger (cancellation in sums).
+TOLERANCE = {"f16": 1e-2, "bf16": 5e-2, "f32": 1e-5, "f64": 1e-12}
+# Outputs that a transcendental builtin contributed to: the device computes
+# those within its accuracy (docs/language.md, "Precision"), which Vulkan
+# bounds loosely (4096 ulp for asin, acos, atan, ...; 2^-11 absolute for
+# sin and cos): 2^-10 relative for f32, and 1e-9 for f64.
+APPROX_TOLERANCE = {"f16": 2e-2, "bf16": 6e-2, "f32": 1e-3, "f64": 1e-9}
+
+
+def compare(ref, out, dtype, approx):
+    """None if `out` agrees with `ref`, else a short description."""
+    if out.shape != ref.shape:
+        return "shape %s, reference %s" % (out.shape, ref.shape)
+    if out.dtype != ref.dtype:
+        return "dtype %s, reference %s" % (out.dtype, ref.dtype)
+    if not dt.is_float(dtype):
+        bad = np.nonzero(out.reshape(-1) != ref.reshape(-1))[0]
+        if len(bad) == 0:
+            return None
+        i = bad[0]
+        return "%d element(s) differ, the first [%d]: %s, reference %s" % (
+            len(bad), i, out.reshape(-1)[i], ref.reshape(-1)[i])
+    r = dt.as_float64(ref).reshape(-1)
+    o = dt.as_float64(out).reshape(-1)
+    finite = np.isfinite(r)
+    scale = np.sqrt(np.mean(r[finite] ** 2)) if finite.any() else 0.0
+    tol = (APPROX_TOLERANCE if approx else TOLERANCE)[dtype]
+    with np.errstate(invalid="ignore", over="ignore"):
+        same_special = (np.isnan(r) & np.isnan(o)) | (np.isinf(r) & (r == o))
+        close = finite & np.isfinite(o) & (
+            np.abs(o - r) <= tol * np.maximum(np.abs(r), scale))
+    bad = np.nonzero(~(same_special | close))[0]
+    if len(bad) == 0:
+        return None
+    i = bad[0]
+    return "%d element(s) differ, the first [%d]: %r, reference %r" % (
+        len(bad), i, o[i], r[i])
+
+
+def run_tilec(tilec, program, args, backend, out_dir, timeout, env):
+    cmd = [tilec, "run", program] + args + ["--backend", backend, "--output-dir", out_dir]
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return "timeout", "no result after %d s" % timeout
+    text = p.stdout.decode(errors="replace").strip()
+    first = next((line for line in text.splitlines() if "error" in line), text[-300:])
+    if p.returncode < 0 or p.returncode > 3:
+        return "crash", "exit %d: %s" % (p.returncode, first)
+    if p.returncode != 0:
+        return "refused", "exit %d: %s" % (p.returncode, first)
+    return None, text
+
+
+def check_seed(seed, options, env):
+    """Runs one program everywhere; returns (seed, [(backend, kind, detail)], directory)."""
+    work = tempfile.mkdtemp(prefix="seed%d-" % seed, dir=options.work)
+    args, meta = tilegen.write(seed, work)
+    program = os.path.join(work, "prog.tile")
+    findings = []
+    kind, text = run_tilec(options.tilec, program, args, "reference",
+                           os.path.join(work, "reference"), options.timeout, env)
+    if kind:
+        # The generator makes valid programs only: the reference refusing
+        # one is a bug of the generator or of the reference.
+        findings.append(("reference", kind, text))
+        return seed, findings, work
+    for backend in options.backends:
+        out_dir = os.path.join(work, backend)
+        kind, text = run_tilec(options.tilec, program, args, backend, out_dir,
+                               options.timeout, env)
+        if kind:
+            findings.append((backend, kind, text))
+            continue
+        for name, info in meta["outputs"].items():
+            ref = np.load(os.path.join(work, "reference", name + ".npy"))
+            out = np.load(os.path.join(out_dir, name + ".npy"))
+            diff = compare(ref, out, info["dtype"], info["approx"])
+            if diff:
+                findings.append((backend, "mismatch", "%s (%s): %s" % (
+                    name, info["dtype"], diff)))
+    return seed, findings, work
+
+
+def parse_seeds(text):
+    if ".." in text:
+        a, b = text.split("..")
+        return list(range(int(a), int(b) + 1))
+    return [int(s) for s in text.split(",")]
+
+
+def reproducer(seed, backend):
+    return ("/usr/bin/python3 tests/difftest/tilegen.py %d -o /tmp/difftest-%d | "
+            "xargs build/bin/tilec run --backend %s --print" % (seed, seed, backend))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--seeds", help="A..B or a comma-separated list")
+    group.add_argument("--time", type=float, help="seconds to run for (long mode)")
+    parser.add_argument("--start", type=int, default=1000000,
+                        help="the first seed of --time (default 1000000)")
+    parser.add_argument("--tilec", default=os.path.join(here, "..", "..", "build", "bin",
+                                                        "tilec"))
+    parser.add_argument("--backends", default=",".join(BACKENDS))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--timeout", type=int, default=60,
+                        help="seconds per run before it counts as a hang")
+    parser.add_argument("--keep", default="difftest-findings",
+                        help="where the programs with findings are kept")
+    parser.add_argument("--work", default=None, help="scratch directory")
+    parser.add_argument("--quiet", action="store_true", help="print findings only")
+    options = parser.parse_args()
+    options.backends = options.backends.split(",")
+    options.tilec = os.path.abspath(options.tilec)
+    own_work = options.work is None
+    options.work = options.work or tempfile.mkdtemp(prefix="difftest-")
+    env = dict(os.environ)
+
+    counts = {"programs": 0, "findings": 0, "explained": 0, "unexplained": 0}
+    lock = threading.Lock()
+    deadline = time.time() + options.time if options.time else None
+    next_seed = [options.start]
+
+    def seeds():
+        if options.seeds:
+            yield from parse_seeds(options.seeds)
+            return
+        while time.time() < deadline:
+            with lock:
+                seed = next_seed[0]
+                next_seed[0] += 1
+            yield seed
+
+    def report(result):
+        seed, findings, work = result
+        with lock:
+            counts["programs"] += 1
+            for backend, kind, detail in findings:
+                counts["findings"] += 1
+                with open(os.path.join(work, "prog.tile")) as f:
+                    source = f.read()
+                issue = known_issues.match(backend, kind, detail, source)
+                label = "explained (%s)" % issue if issue else "UNEXPLAINED"
+                counts["explained" if issue else "unexplained"] += 1
+                print("difftest: seed %d: %s on %s: %s [%s]\n  reproduce: %s" % (
+                    seed, kind, backend, detail, label,
+                    reproducer(seed, backend)), flush=True)
+            if findings:
+                kept = os.path.join(options.keep, "seed%d" % seed)
+                shutil.rmtree(kept, ignore_errors=True)
+                shutil.copytree(work, kept)
+            elif not options.quiet:
+                print("difftest: seed %d: agrees" % seed, flush=True)
+            shutil.rmtree(work, ignore_errors=True)
+
+    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+        pending = set()
+        for seed in seeds():
+            pending.add(pool.submit(check_seed, seed, options, env))
+            while len(pending) >= 2 * options.jobs:
+                done, pending = concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                for f in done:
+                    report(f.result())
+        for f in concurrent.futures.as_completed(pending):
+            report(f.result())
+    if own_work:
+        shutil.rmtree(options.work, ignore_errors=True)
+    print("difftest: %(programs)d programs, %(findings)d findings, %(explained)d "
+          "explained, %(unexplained)d unexplained" % counts)
+    return 1 if counts["unexplained"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
