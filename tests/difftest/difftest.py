@@ -43,12 +43,13 @@ TOLERANCE = {"f16": 1e-2, "bf16": 5e-2, "f32": 1e-5, "f64": 1e-12}
 APPROX_TOLERANCE = {"f16": 2e-2, "bf16": 6e-2, "f32": 1e-3, "f64": 1e-9}
 
 
-def compare(ref, out, dtype, approx):
+def compare(ref, out, approx):
     """None if `out` agrees with `ref`, else a short description."""
     if out.shape != ref.shape:
         return "shape %s, reference %s" % (out.shape, ref.shape)
     if out.dtype != ref.dtype:
         return "dtype %s, reference %s" % (out.dtype, ref.dtype)
+    dtype = dt.name_of(ref.dtype)
     if not dt.is_float(dtype):
         bad = np.nonzero(out.reshape(-1) != ref.reshape(-1))[0]
         if len(bad) == 0:
@@ -112,10 +113,10 @@ def check_seed(seed, options, env):
         for name, info in meta["outputs"].items():
             ref = np.load(os.path.join(work, "reference", name + ".npy"))
             out = np.load(os.path.join(out_dir, name + ".npy"))
-            diff = compare(ref, out, info["dtype"], info["approx"])
+            diff = compare(ref, out, info["approx"])
             if diff:
                 findings.append((backend, "mismatch", "%s (%s): %s" % (
-                    name, info["dtype"], diff)))
+                    name, dt.name_of(ref.dtype), diff)))
     return seed, findings, work
 
 
@@ -190,6 +191,8 @@ def main():
                 shutil.copytree(work, kept)
             elif not options.quiet:
                 print("difftest: seed %d: agrees" % seed, flush=True)
+            if options.quiet and counts["programs"] % 100 == 0:
+                print("difftest: %d programs so far" % counts["programs"], flush=True)
             shutil.rmtree(work, ignore_errors=True)
 
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:

@@ -115,6 +115,15 @@ def numpy_array(dtype, values):
     return np.asarray(values).astype(np_name)
 
 
+def name_of(np_dtype):
+    """The Tile dtype of an array read from a .npy file."""
+    if np_dtype.kind == "V":
+        return "bf16"
+    if np_dtype.kind == "b":
+        return "bool"
+    return {"f": "f", "i": "i", "u": "u"}[np_dtype.kind] + str(8 * np_dtype.itemsize)
+
+
 def as_float64(array):
     """An output array read from .npy as float64 (bf16 decoded), for comparing."""
     if array.dtype.kind == "V":

@@ -7,6 +7,23 @@ fixed, remove its entry: the findings then no longer happen."""
 import re
 
 KNOWN_ISSUES = [
+    {
+        "id": "vulkan-division-by-constant-zero",
+        "reason": "Vulkan: a float division by a compile-time zero gives NaN instead of "
+                  "+-inf, and atan2(x, 0.0) gives 0 (issue 15, section 1: no "
+                  "SignedZeroInfNanPreserve)",
+        "backend": "vulkan", "kind": "mismatch",
+        "source": r"/ 0(\.0)?(?![\d.e])|atan2\([^;]*, 0(\.0)?\)",
+    },
+    {
+        "id": "max-min-aggregation-of-only-nan",
+        "reason": "a `>` or `<` float aggregation whose every value is NaN: the reference "
+                  "and OpenCL give the initial value (-inf, +inf), Vulkan NaN; "
+                  "docs/language.md says NaN (\"ignored unless every value is NaN\")",
+        "backend": "vulkan", "kind": "mismatch",
+        "detail": r": nan, reference -?inf$",
+        "source": r"= [<>]\(",
+    },
 ]
 
 

@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 
 import numpy as np
@@ -37,7 +38,7 @@ FLOAT_MATH2 = ["pow", "atan2"]
 EXACT_MATH1 = ["abs", "sign", "relu", "floor", "ceil", "round"]
 DISCONTINUOUS1 = {"sign", "floor", "ceil", "round"}
 INDEX_VARS = ["i", "j", "k", "l", "m"]
-FLOAT_LITERALS = ["0.5", "1.5", "2.0", "0.25", "3.0", "1e-3", "100.0"]
+FLOAT_LITERALS = ["0.5", "1.5", "2.0", "0.25", "3.0", "1e-3", "100.0", "0.0"]
 
 
 class Expr:
@@ -412,10 +413,11 @@ class Generator:
                 polys.append(self.access_poly(variables))
             accesses.append("%s[%s]" % (name, ", ".join(polys)))
         constraints = []
-        used = " ".join(accesses)
-        for v in variables:
-            if not self.bounded_by_access(v, used) and v not in out_vars:
-                constraints.append("%s < %d" % (v, rng.randint(1, 4)))
+        constrained = list(out_vars)
+        while self.unbounded(variables, constrained, accesses):
+            v = self.unbounded(variables, constrained, accesses)[0]
+            constraints.append("%s < %d" % (v, rng.randint(1, 4)))
+            constrained.append(v)
         if variables and rng.random() < 0.3:
             a, b = rng.choice(variables), rng.choice(variables)
             extra = rng.choice(["%s - %s" % (a, b) if a != b else a, "%s/2" % a,
@@ -484,12 +486,22 @@ class Generator:
         return term
 
     @staticmethod
-    def bounded_by_access(v, text):
-        """Whether `v` appears in some access (which bounds it, through the
-        other variables of that dimension; those are bounded the same way or
-        by the output, or get a constraint)."""
-        import re
-        return re.search(r"\b%s\b" % v, text) is not None
+    def unbounded(variables, bounded, accesses):
+        """The variables that no access bounds: a dimension's polynomial
+        bounds its variable when every other variable in it is bounded
+        (the output's variables are, by the output's sizes)."""
+        polys = [set(re.findall(r"\b[a-z]\b", p))
+                 for a in accesses for p in a[a.index("[") + 1:-1].split(",")]
+        bounded = set(bounded)
+        changed = True
+        while changed:
+            changed = False
+            for vs in polys:
+                free = vs - bounded
+                if len(free) == 1:
+                    bounded |= free
+                    changed = True
+        return [v for v in variables if v not in bounded]
 
     # ---- the program ---------------------------------------------------
     def generate(self):
