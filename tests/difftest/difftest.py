@@ -201,10 +201,18 @@ def main():
                 print("difftest: %d programs so far" % counts["programs"], flush=True)
             shutil.rmtree(work, ignore_errors=True)
 
+    def checked(seed):
+        try:
+            return check_seed(seed, options, env)
+        except Exception as error:  # a bug of the driver is a finding too
+            work = tempfile.mkdtemp(prefix="seed%d-" % seed, dir=options.work)
+            open(os.path.join(work, "prog.tile"), "w").close()
+            return seed, [("driver", "error", repr(error))], work
+
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
         pending = set()
         for seed in seeds():
-            pending.add(pool.submit(check_seed, seed, options, env))
+            pending.add(pool.submit(checked, seed))
             while len(pending) >= 2 * options.jobs:
                 done, pending = concurrent.futures.wait(
                     pending, return_when=concurrent.futures.FIRST_COMPLETED)

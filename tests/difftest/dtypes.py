@@ -127,5 +127,5 @@ def name_of(np_dtype):
 def as_float64(array):
     """An output array read from .npy as float64 (bf16 decoded), for comparing."""
     if array.dtype.kind == "V":
-        return (array.view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+        return (array.reshape(-1).view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
     return array.astype(np.float64)
