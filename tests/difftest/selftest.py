@@ -23,18 +23,20 @@ def f32(*values):
 
 def main():
     compare = difftest.compare
-    assert compare(f32(np.nan, 1, np.inf), f32(np.nan, 1, np.inf), False) is None
-    assert compare(f32(0.0, 1), f32(-0.0, 1), False) is None
-    assert compare(f32(np.inf), f32(-np.inf), False) is not None
-    assert compare(f32(np.nan), f32(-np.inf), False) is not None
-    assert compare(f32(1.0), f32(np.nan), False) is not None
-    assert compare(f32(1.0), f32(1.000001), False) is None
-    assert compare(f32(1.0), f32(1.0001), False) is not None
-    assert compare(f32(1.0), f32(1.0001), True) is None
-    assert compare(f32(1e6, 1e-3), f32(1e6, 1.2e-3), False) is None     # at the rms scale
-    assert compare(np.array([5], np.int32), np.array([5], np.int64), False) is not None
-    assert compare(np.array([5, 7], np.int8), np.array([5, 6], np.int8), False) is not None
-    assert compare(f32(1, 2), f32(1, 2, 3), False) is not None
+    assert compare(f32(np.nan, 1, np.inf), f32(np.nan, 1, np.inf), None) is None
+    assert compare(f32(0.0, 1), f32(-0.0, 1), None) is None
+    assert compare(f32(np.inf), f32(-np.inf), None) is not None
+    assert compare(f32(np.nan), f32(-np.inf), None) is not None
+    assert compare(f32(1.0), f32(np.nan), None) is not None
+    assert compare(f32(1.0), f32(1.000001), None) is None
+    assert compare(f32(1.0), f32(1.0001), None) is not None
+    assert compare(f32(1.0), f32(1.0001), "f32") is None
+    assert compare(f32(1e6, 1e-3), f32(1e6, 1.2e-3), None) is None     # at the rms scale
+    assert compare(np.array([0.5]), np.array([0.5 + 1e-7]), "f32") is None   # f32 sin in f64
+    assert compare(np.array([0.5]), np.array([0.5 + 1e-7]), "f64") is not None
+    assert compare(np.array([5], np.int32), np.array([5], np.int64), None) is not None
+    assert compare(np.array([5, 7], np.int8), np.array([5, 6], np.int8), None) is not None
+    assert compare(f32(1, 2), f32(1, 2, 3), None) is not None
 
     bf16 = dt.numpy_array("bf16", f32(1.0, -2.5, np.inf, np.nan, 1.00390625))
     decoded = dt.as_float64(bf16)

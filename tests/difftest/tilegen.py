@@ -44,12 +44,19 @@ FLOAT_LITERALS = ["0.5", "1.5", "2.0", "0.25", "3.0", "1e-3", "100.0", "0.0"]
 class Expr:
     """A generated expression: its text, dtype (None for an untyped literal),
     shape, whether it is an integer or float literal, whether a device
-    computes it exactly as the reference does, and whether a transcendental
-    builtin contributed to it."""
+    computes it exactly as the reference does, and the dtype of the loosest
+    transcendental builtin that contributed to it (None if none did)."""
 
-    def __init__(self, text, dtype, shape, literal=None, exact=True, approx=False):
+    def __init__(self, text, dtype, shape, literal=None, exact=True, approx=None):
         self.text, self.dtype, self.shape = text, dtype, tuple(shape)
         self.literal, self.exact, self.approx = literal, exact, approx
+
+
+def worst(*approx):
+    """Of the dtypes that transcendental builtins computed in (None for
+    none), the one whose accuracy is the loosest: it sets the tolerance."""
+    order = [None, "f64", "f32", "f16", "bf16"]
+    return max(approx, key=order.index)
 
 
 def broadcast(a, b):
@@ -197,7 +204,7 @@ class Generator:
             b = self.typed(target)
         shape = broadcast(a.shape, b.shape)
         exact = a.exact and b.exact
-        approx = a.approx or b.approx
+        approx = worst(a.approx, b.approx)
         ops = ["+", "-", "*", "/", "min", "max"]
         if exact:
             ops += ["%", "==", "!=", "<", ">", "<=", ">=", "&&", "||", "&", "|", "^",
@@ -275,10 +282,10 @@ class Generator:
             if b.dtype is None and b.literal == "int" and dt.is_float(a.dtype) is False:
                 t = "f32"
             return Expr("%s(%s, %s)" % (self.rng.choice(FLOAT_MATH2), a.text, b.text), t,
-                        broadcast(a.shape, b.shape), exact=False, approx=True)
+                        broadcast(a.shape, b.shape), exact=False, approx=worst(t, a.approx, b.approx))
         t = a.dtype if dt.is_float(a.dtype) else "f32"
         return Expr("%s(%s)" % (self.rng.choice(FLOAT_MATH1), a.text), t, a.shape,
-                    exact=False, approx=True)
+                    exact=False, approx=worst(t, a.approx))
 
     def cast(self, target, depth):
         a = self.expr(target, depth - 1)
@@ -303,7 +310,7 @@ class Generator:
         else:
             text = "(%s ? %s : %s)" % (c.text, a.text, b.text)
         return Expr(text, t, shape, exact=a.exact and b.exact,
-                    approx=a.approx or b.approx or c.approx)
+                    approx=worst(a.approx, b.approx, c.approx))
 
     def shape_builtin(self, target):
         tensors = list(self.tensors.values())
@@ -459,7 +466,7 @@ class Generator:
         self.body.append("  %s;" % text)
         float_acc = dt.is_float(out_t) and agg in "+*"
         exact = all(self.tensors[n].exact for n in names) and not float_acc
-        approx = any(self.tensors[n].approx for n in names)
+        approx = worst(*[self.tensors[n].approx for n in names])
         self.tensors[out] = Expr(out, out_t, tuple(sizes), exact=exact, approx=approx)
 
     def access_poly(self, variables):
