@@ -2,7 +2,11 @@
 each with its reason (docs/testing.md lists them too). A finding matches an
 entry when the backend and kind agree and the entry's regular expressions
 find the finding's detail and the program's source. When the cause is
-fixed, remove its entry: the findings then no longer happen."""
+fixed, remove its entry: the findings then no longer happen.
+
+A program's other findings on the same backend are explained by the same
+entry (the driver labels them so): a wrong value flows into every output
+computed from it."""
 
 import re
 
@@ -16,6 +20,14 @@ KNOWN_ISSUES = [
         "backend": "vulkan", "kind": "mismatch",
         "detail": r"\b(nan|inf)\b",
         "source": r" / |atan2\(",
+    },
+    {
+        "id": "vulkan-atan2-by-constant-zero",
+        "reason": "Vulkan: atan2(x, y) with a y that folds to zero (`atan2(A, 0.0)`, "
+                  "`atan2(A, A ^ A)`) gives 0 instead of +-pi/2 (issue 15, section 1)",
+        "backend": "vulkan", "kind": "mismatch",
+        "detail": r": -?0\.0, reference -?(1\.57|3\.14)",
+        "source": r"atan2\(",
     },
     {
         "id": "max-min-aggregation-of-only-nan",
