@@ -127,5 +127,6 @@ def name_of(np_dtype):
 def as_float64(array):
     """An output array read from .npy as float64 (bf16 decoded), for comparing."""
     if array.dtype.kind == "V":
-        return (array.reshape(-1).view(np.uint16).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+        bits32 = array.reshape(-1).view(np.uint16).astype(np.uint32) << 16
+        return bits32.view(np.float32).astype(np.float64).reshape(array.shape)
     return array.astype(np.float64)

@@ -282,7 +282,8 @@ class Generator:
             if b.dtype is None and b.literal == "int" and dt.is_float(a.dtype) is False:
                 t = "f32"
             return Expr("%s(%s, %s)" % (self.rng.choice(FLOAT_MATH2), a.text, b.text), t,
-                        broadcast(a.shape, b.shape), exact=False, approx=worst(t, a.approx, b.approx))
+                        broadcast(a.shape, b.shape), exact=False,
+                        approx=worst(t, a.approx, b.approx))
         t = a.dtype if dt.is_float(a.dtype) else "f32"
         return Expr("%s(%s)" % (self.rng.choice(FLOAT_MATH1), a.text), t, a.shape,
                     exact=False, approx=worst(t, a.approx))
