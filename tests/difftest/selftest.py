@@ -32,6 +32,10 @@ def main():
     assert compare(f32(1.0), f32(1.0001), None) is not None
     assert compare(f32(1.0), f32(1.0001), "f32") is None
     assert compare(f32(1e6, 1e-3), f32(1e6, 1.2e-3), None) is None     # at the rms scale
+    assert compare(f32(1e6, 1e-3), f32(1e6, 1.2e-3), None, exact=True) is not None
+    big = np.array([1.7e308, -1.7e308, 1.0])
+    assert 1.38e308 < difftest.root_mean_square(big) < 1.39e308         # no overflow
+    assert compare(big, np.array([1.7e308, -1.7e308, 2.0]), None, exact=True) is not None
     assert compare(np.array([0.5]), np.array([0.5 + 1e-7]), "f32") is None   # f32 sin in f64
     assert compare(np.array([0.5]), np.array([0.5 + 1e-7]), "f64") is not None
     assert compare(np.array([5], np.int32), np.array([5], np.int64), None) is not None

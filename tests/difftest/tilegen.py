@@ -466,8 +466,10 @@ class Generator:
             text += " default " + d
         self.body.append("  %s;" % text)
         float_acc = dt.is_float(out_t) and agg in "+*"
-        exact = all(self.tensors[n].exact for n in names) and not float_acc
-        approx = worst(*[self.tensors[n].approx for n in names])
+        sources = [self.tensors[n] for n in names] + (
+            [default_of] if default_of is not None else [])
+        exact = all(t.exact for t in sources) and not float_acc
+        approx = worst(*[t.approx for t in sources])
         self.tensors[out] = Expr(out, out_t, tuple(sizes), exact=exact, approx=approx)
 
     def access_poly(self, variables):
