@@ -177,6 +177,7 @@ def main():
     options.tilec = os.path.abspath(options.tilec)
     own_work = options.work is None
     options.work = options.work or tempfile.mkdtemp(prefix="difftest-")
+    os.makedirs(options.work, exist_ok=True)
     env = dict(os.environ)
     if options.validation:
         env["TILEC_VULKAN_VALIDATION"] = "1"
