@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 here = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, here)
 import dtypes as dt  # noqa: E402
 import known_issues  # noqa: E402

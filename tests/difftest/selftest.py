@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import difftest  # noqa: E402
 import dtypes as dt  # noqa: E402
