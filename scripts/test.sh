@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up and builds (scripts/setup.sh), then runs every test: the lit/FileCheck
-# tests, the GoogleTest binaries and the end-to-end suite (with its Oclgrind
-# runs, and again on Vulkan under the validation layers), all through lit, then the Python package's
+# tests, the GoogleTest binaries, the end-to-end suite (with its Oclgrind
+# runs, and again on Vulkan under the validation layers) and the differential
+# test's CI seeds (tests/difftest), all through lit, then the Python package's
 # pytest suite (python/tests), and checks that a second build has nothing to do. Ends with one
 # summary line "tests: N passed, N failed" that counts them all. Extra arguments go to lit (e.g.
 # --filter=Parser); the pytest suite always runs whole.
@@ -22,7 +23,7 @@ fi
 log=$(mktemp)
 /usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v "$@" \
   "$build/tests/lit" "$build/tests/unit" "$build/tests/e2e" \
-  "$build/tests/e2e-vulkan" 2>&1 | tee "$log"
+  "$build/tests/e2e-vulkan" "$build/tests/difftest" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 count() { sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$log" | head -n1; }
 passed=$(( $(count Passed || true) + 0 ))

@@ -1,0 +1,259 @@
+#!/usr/bin/python3
+"""Differential testing: random valid Tile programs (tilegen.py), each run on
+the reference interpreter, on OpenCL and on Vulkan, with the results compared.
+
+    difftest.py --seeds 1..40            the seeds A to B (CI)
+    difftest.py --time 3600 --start 1000 as many seeds as fit in the time
+
+Every finding (a device refusing a program the reference runs, a crash, a
+hang, a result that differs) prints one line with the seed and a command that
+regenerates the program and runs it, and keeps the program in --keep. A
+finding that matches an entry of known_issues.py is "explained"; the exit
+status is 1 if any finding is unexplained. docs/testing.md describes the
+comparison and the known issues.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, here)
+import dtypes as dt  # noqa: E402
+import known_issues  # noqa: E402
+import tilegen  # noqa: E402
+
+BACKENDS = ["opencl", "vulkan"]
+# The tolerance of --check (docs/runtime.md, "Comparing results"): a few
+# hundred ulps of the format, relative to the element or to the output's
+# root mean square, whichever is larger (cancellation in sums).
+TOLERANCE = {"f16": 1e-2, "bf16": 5e-2, "f32": 1e-5, "f64": 1e-12}
+# Outputs that a transcendental builtin contributed to: the device computes
+# those within its accuracy (docs/language.md, "Precision"), which Vulkan
+# bounds loosely (4096 ulp for asin, acos, atan, ...; 2^-11 absolute for
+# sin and cos): about 2^-10 relative for f32, and 1e-9 for f64. The
+# tolerance is the looser of the output's dtype and the builtin's.
+APPROX_TOLERANCE = {"f16": 2e-2, "bf16": 6e-2, "f32": 1e-3, "f64": 1e-9}
+
+
+def root_mean_square(values):
+    """Of finite float64 values, without overflowing on values near the
+    largest float64."""
+    peak = np.max(np.abs(values)) if len(values) else 0.0
+    if peak == 0.0:
+        return 0.0
+    return peak * np.sqrt(np.mean((values / peak) ** 2))
+
+
+def compare(ref, out, approx, exact=False):
+    """None if `out` agrees with `ref`, else a short description. `approx` is
+    the dtype of the loosest transcendental builtin behind the output, or
+    None; an `exact` output (every operation correctly rounded on every
+    device) is compared element by element, without the output's scale."""
+    if out.shape != ref.shape:
+        return "shape %s, reference %s" % (out.shape, ref.shape)
+    if out.dtype != ref.dtype:
+        return "dtype %s, reference %s" % (out.dtype, ref.dtype)
+    dtype = dt.name_of(ref.dtype)
+    if not dt.is_float(dtype):
+        bad = np.nonzero(out.reshape(-1) != ref.reshape(-1))[0]
+        if len(bad) == 0:
+            return None
+        i = bad[0]
+        return "%d element(s) differ, the first [%d]: %s, reference %s" % (
+            len(bad), i, out.reshape(-1)[i], ref.reshape(-1)[i])
+    r = dt.as_float64(ref).reshape(-1)
+    o = dt.as_float64(out).reshape(-1)
+    finite = np.isfinite(r)
+    scale = 0.0 if exact else root_mean_square(r[finite])
+    tol = TOLERANCE[dtype]
+    if approx:
+        tol = max(APPROX_TOLERANCE[dtype], APPROX_TOLERANCE[approx])
+    with np.errstate(invalid="ignore", over="ignore"):
+        same_special = (np.isnan(r) & np.isnan(o)) | (np.isinf(r) & (r == o))
+        close = finite & np.isfinite(o) & (
+            np.abs(o - r) <= tol * np.maximum(np.abs(r), scale))
+    bad = np.nonzero(~(same_special | close))[0]
+    if len(bad) == 0:
+        return None
+    i = bad[0]
+    return "%d element(s) differ, the first [%d]: %r, reference %r" % (
+        len(bad), i, o[i], r[i])
+
+
+def run_tilec(tilec, program, args, backend, out_dir, timeout, env):
+    cmd = [tilec, "run", program] + args + ["--backend", backend, "--output-dir", out_dir]
+    # A run that times out gets a second chance, three times as long: on a
+    # loaded machine a slow driver compile is not a hang.
+    for limit in (timeout, 3 * timeout):
+        try:
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=limit, env=env)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+    else:
+        return "timeout", "no result after %d s, then after %d s" % (timeout, 3 * timeout)
+    text = p.stdout.decode(errors="replace").strip()
+    first = next((line for line in text.splitlines() if "error" in line), text[-300:])
+    if p.returncode < 0 or p.returncode > 3:
+        return "crash", "exit %d: %s" % (p.returncode, first)
+    if p.returncode != 0:
+        return "refused", "exit %d: %s" % (p.returncode, first)
+    return None, text
+
+
+def check_seed(seed, options, env):
+    """Runs one program everywhere; returns (seed, [(backend, kind, detail)], directory)."""
+    work = tempfile.mkdtemp(prefix="seed%d-" % seed, dir=options.work)
+    args, meta = tilegen.write(seed, work)
+    program = os.path.join(work, "prog.tile")
+    findings = []
+    kind, text = run_tilec(options.tilec, program, args, "reference",
+                           os.path.join(work, "reference"), options.timeout, env)
+    if kind:
+        # The generator makes valid programs only: the reference refusing
+        # one is a bug of the generator or of the reference.
+        findings.append(("reference", kind, text))
+        return seed, findings, work
+    for backend in options.backends:
+        out_dir = os.path.join(work, backend)
+        kind, text = run_tilec(options.tilec, program, args, backend, out_dir,
+                               options.timeout, env)
+        if kind:
+            findings.append((backend, kind, text))
+            continue
+        for name, info in meta["outputs"].items():
+            ref = np.load(os.path.join(work, "reference", name + ".npy"))
+            out = np.load(os.path.join(out_dir, name + ".npy"))
+            diff = compare(ref, out, info["approx"], info["exact"])
+            if diff:
+                findings.append((backend, "mismatch", "%s (%s): %s" % (
+                    name, dt.name_of(ref.dtype), diff)))
+    return seed, findings, work
+
+
+def parse_seeds(text):
+    if ".." in text:
+        a, b = text.split("..")
+        return list(range(int(a), int(b) + 1))
+    return [int(s) for s in text.split(",")]
+
+
+def reproducer(seed, backend):
+    return ("/usr/bin/python3 tests/difftest/tilegen.py %d -o /tmp/difftest-%d | "
+            "xargs build/bin/tilec run --backend %s --print" % (seed, seed, backend))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument("--seeds", help="A..B or a comma-separated list")
+    group.add_argument("--time", type=float, help="seconds to run for (long mode)")
+    parser.add_argument("--start", type=int, default=1000000,
+                        help="the first seed of --time (default 1000000)")
+    parser.add_argument("--tilec", default=os.path.join(here, "..", "..", "build", "bin",
+                                                        "tilec"))
+    parser.add_argument("--backends", default=",".join(BACKENDS))
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--timeout", type=int, default=60,
+                        help="seconds per run before it counts as a hang")
+    parser.add_argument("--keep", default="difftest-findings",
+                        help="where the programs with findings are kept")
+    parser.add_argument("--work", default=None, help="scratch directory")
+    parser.add_argument("--quiet", action="store_true", help="print findings only")
+    parser.add_argument("--validation", action="store_true",
+                        help="run Vulkan under the validation layers (TILEC_VULKAN_VALIDATION=1)")
+    options = parser.parse_args()
+    options.backends = options.backends.split(",")
+    options.tilec = os.path.abspath(options.tilec)
+    own_work = options.work is None
+    options.work = options.work or tempfile.mkdtemp(prefix="difftest-")
+    os.makedirs(options.work, exist_ok=True)
+    env = dict(os.environ)
+    if options.validation:
+        env["TILEC_VULKAN_VALIDATION"] = "1"
+
+    counts = {"programs": 0, "findings": 0, "explained": 0, "unexplained": 0}
+    lock = threading.Lock()
+    deadline = time.time() + options.time if options.time else None
+    next_seed = [options.start]
+
+    def seeds():
+        if options.seeds:
+            yield from parse_seeds(options.seeds)
+            return
+        while time.time() < deadline:
+            with lock:
+                seed = next_seed[0]
+                next_seed[0] += 1
+            yield seed
+
+    def report(result):
+        seed, findings, work = result
+        with lock:
+            counts["programs"] += 1
+            with open(os.path.join(work, "prog.tile")) as f:
+                source = f.read()
+            issues = [known_issues.match(b, k, d, source) for b, k, d in findings]
+            for (backend, kind, detail), issue in zip(findings, issues):
+                counts["findings"] += 1
+                label = "explained (%s)" % issue if issue else "UNEXPLAINED"
+                if not issue and kind == "mismatch":
+                    # Another output of the program, on the same backend,
+                    # that a known issue explains: the value flowed here.
+                    issue = next((i for (b, k, _), i in zip(findings, issues)
+                                  if i and b == backend and k == kind), None)
+                    if issue:
+                        label = "explained (%s, in another output)" % issue
+                counts["explained" if issue else "unexplained"] += 1
+                print("difftest: seed %d: %s on %s: %s [%s]\n  reproduce: %s" % (
+                    seed, kind, backend, detail, label,
+                    reproducer(seed, backend)), flush=True)
+            if findings:
+                kept = os.path.join(options.keep, "seed%d" % seed)
+                shutil.rmtree(kept, ignore_errors=True)
+                shutil.copytree(work, kept)
+            elif not options.quiet:
+                print("difftest: seed %d: agrees" % seed, flush=True)
+            if options.quiet and counts["programs"] % 100 == 0:
+                print("difftest: %d programs so far" % counts["programs"], flush=True)
+            shutil.rmtree(work, ignore_errors=True)
+
+    def checked(seed):
+        try:
+            return check_seed(seed, options, env)
+        except Exception as error:  # a bug of the driver is a finding too
+            work = tempfile.mkdtemp(prefix="seed%d-" % seed, dir=options.work)
+            open(os.path.join(work, "prog.tile"), "w").close()
+            return seed, [("driver", "error", repr(error))], work
+
+    with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
+        pending = set()
+        for seed in seeds():
+            pending.add(pool.submit(checked, seed))
+            while len(pending) >= 2 * options.jobs:
+                done, pending = concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                for f in done:
+                    report(f.result())
+        for f in concurrent.futures.as_completed(pending):
+            report(f.result())
+    if own_work:
+        shutil.rmtree(options.work, ignore_errors=True)
+    print("difftest: %(programs)d programs, %(findings)d findings, %(explained)d "
+          "explained, %(unexplained)d unexplained" % counts)
+    return 1 if counts["unexplained"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

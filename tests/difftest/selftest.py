@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""Checks the differential test's own rules: the comparison (NaN equals NaN,
+-0 equals +0, infinities by sign, integers exactly, floats within the
+tolerance), bf16 storage, the promotion table's examples from
+docs/language.md, known-issue matching, and that a seed always gives the
+same program and inputs. Run by the lit suite as the test `selftest`."""
+
+import os
+import sys
+
+import numpy as np
+
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import difftest  # noqa: E402
+import dtypes as dt  # noqa: E402
+import known_issues  # noqa: E402
+import tilegen  # noqa: E402
+
+
+def f32(*values):
+    return np.array(values, dtype=np.float32)
+
+
+def main():
+    compare = difftest.compare
+    assert compare(f32(np.nan, 1, np.inf), f32(np.nan, 1, np.inf), None) is None
+    assert compare(f32(0.0, 1), f32(-0.0, 1), None) is None
+    assert compare(f32(np.inf), f32(-np.inf), None) is not None
+    assert compare(f32(np.nan), f32(-np.inf), None) is not None
+    assert compare(f32(1.0), f32(np.nan), None) is not None
+    assert compare(f32(1.0), f32(1.000001), None) is None
+    assert compare(f32(1.0), f32(1.0001), None) is not None
+    assert compare(f32(1.0), f32(1.0001), "f32") is None
+    assert compare(f32(1e6, 1e-3), f32(1e6, 1.2e-3), None) is None     # at the rms scale
+    assert compare(f32(1e6, 1e-3), f32(1e6, 1.2e-3), None, exact=True) is not None
+    big = np.array([1.7e308, -1.7e308, 1.0])
+    assert 1.38e308 < difftest.root_mean_square(big) < 1.39e308         # no overflow
+    assert compare(big, np.array([1.7e308, -1.7e308, 2.0]), None, exact=True) is not None
+    assert compare(np.array([0.5]), np.array([0.5 + 1e-7]), "f32") is None   # f32 sin in f64
+    assert compare(np.array([0.5]), np.array([0.5 + 1e-7]), "f64") is not None
+    assert compare(np.array([5], np.int32), np.array([5], np.int64), None) is not None
+    assert compare(np.array([5, 7], np.int8), np.array([5, 6], np.int8), None) is not None
+    assert compare(f32(1, 2), f32(1, 2, 3), None) is not None
+
+    bf16 = dt.numpy_array("bf16", f32(1.0, -2.5, np.inf, np.nan, 1.00390625))
+    decoded = dt.as_float64(bf16)
+    assert list(decoded[:3]) == [1.0, -2.5, np.inf] and np.isnan(decoded[3])
+    assert decoded[4] == 1.0                      # a tie rounds to even
+    assert dt.name_of(bf16.dtype) == "bf16"
+
+    for a, b, common in [("i8", "u8", "i16"), ("i8", "u16", "i32"), ("i32", "u32", "i64"),
+                         ("i64", "u64", "i64"), ("f16", "bf16", "f32"), ("i64", "f16", "f16"),
+                         ("bool", "u8", "u8")]:
+        assert dt.promote(a, b) == common, (a, b)
+    assert dt.arithmetic("bool", "bool") == "i32"
+
+    known_issues.KNOWN_ISSUES.append({"id": "x", "backend": "vulkan", "detail": "nan"})
+    assert known_issues.match("vulkan", "mismatch", "[0]: nan, reference 1", "") == "x"
+    assert known_issues.match("opencl", "mismatch", "[0]: nan, reference 1", "") is None
+
+    first, again = tilegen.generate(7), tilegen.generate(7)
+    assert first[0] == again[0] and first[2] == again[2]
+    for name in first[1]:
+        assert first[1][name].tobytes() == again[1][name].tobytes()
+    print("selftest: ok")
+
+
+if __name__ == "__main__":
+    main()
