@@ -82,7 +82,8 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
     for (const KernelParam &param : kernel.params)
       params.push_back({{"dtype", dtypeName(param.dtype)},
                         {"elements", param.elements},
-                        {"written", param.written}});
+                        {"written", param.written},
+                        {"read", param.read}});
     kernels.push_back({{"name", kernel.name},
                        {"source_location", kernel.sourceLocation},
                        {"flops", kernel.flops},
@@ -209,6 +210,7 @@ public:
     field(value, where, "dtype", out.dtype);
     field(value, where, "elements", out.elements);
     field(value, where, "written", out.written);
+    field(value, where, "read", out.read);
   }
   void read(const json &value, const std::string &where, DType &out) {
     std::optional<DType> dtype =

@@ -189,7 +189,7 @@ static std::optional<std::string> checkLaunches(const Bundle &bundle,
             return at + "kernel '" + kernel.name + "' writes " +
                    bufferRef(arg) + ", which is also its argument " +
                    std::to_string(other);
-      if (!param.written && param.elements != 0 && !holdsInput(bundle, arg) &&
+      if (param.read && param.elements != 0 && !holdsInput(bundle, arg) &&
           !written[storageOf(bundle, arg)])
         return at + "kernel '" + kernel.name + "' reads " + bufferRef(arg) +
                " before any launch writes it";

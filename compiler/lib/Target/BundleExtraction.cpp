@@ -299,7 +299,8 @@ LogicalResult BundleExtractor::readLaunch(gpu::LaunchFuncOp launch) {
         {bundle.buffers[buffer].dtype,
          uint64_t(cast<MemRefType>(kernel.getArgument(position).getType())
                       .getNumElements()),
-         opencl_c::isStoredTo(kernel.getArgument(position))});
+         opencl_c::isStoredTo(kernel.getArgument(position)),
+         opencl_c::isLoadedFrom(kernel.getArgument(position))});
   bool launchedBefore = llvm::any_of(bundle.launches, [&](const auto &other) {
     return other.kernel == entry.kernel;
   });

@@ -73,6 +73,10 @@ bool isWorkgroupSpace(mlir::Attribute space);
 /// const, and must not alias another argument of a launch).
 bool isStoredTo(mlir::BlockArgument buffer);
 
+/// Whether the kernel reads `buffer` (a kernel argument): any use of it but
+/// as the memref a store writes.
+bool isLoadedFrom(mlir::BlockArgument buffer);
+
 /// The spelling of integer and float literals (OpenCLTypes.cpp).
 /// `value` of integer `type` (i1 as true/false); negative values are
 /// parenthesised so that the literal is an atom in any expression.

@@ -98,6 +98,12 @@ bool isStoredTo(BlockArgument buffer) {
   });
 }
 
+bool isLoadedFrom(BlockArgument buffer) {
+  return llvm::any_of(buffer.getUsers(), [](Operation *user) {
+    return !isa<memref::StoreOp, vector::StoreOp>(user);
+  });
+}
+
 llvm::raw_ostream &KernelPrinter::indent() { return os.indent(2 * depth); }
 
 std::string KernelPrinter::nameValue(Value value, StringRef prefix) {

@@ -58,14 +58,14 @@ Bundle sampleBundle() {
   relu.args = {2, 3};
   bundle.launches = {matmul, relu};
   // What each kernel addresses, and the geometry it was generated for.
-  bundle.kernels[0].params = {{DType::F32, 2048, false},
-                              {DType::F16, 1024, false},
-                              {DType::F32, 512, true}};
+  bundle.kernels[0].params = {{DType::F32, 2048, false, true},
+                              {DType::F16, 1024, false, true},
+                              {DType::F32, 512, true, false}};
   bundle.kernels[0].dims = 2;
   bundle.kernels[0].globalSize = matmul.globalSize;
   bundle.kernels[0].localSize = matmul.localSize;
-  bundle.kernels[1].params = {{DType::F32, 512, false},
-                              {DType::F32, 512, true}};
+  bundle.kernels[1].params = {{DType::F32, 512, false, true},
+                              {DType::F32, 512, true, false}};
   bundle.kernels[1].globalSize = relu.globalSize;
   bundle.kernels[1].localSize = relu.localSize;
   bundle.explanation = "matmul_0: 8x4 work-groups\n";
@@ -97,6 +97,8 @@ void expectSameBundle(const Bundle &actual, const Bundle &expected) {
                 expected.kernels[i].params[p].elements);
       EXPECT_EQ(actual.kernels[i].params[p].written,
                 expected.kernels[i].params[p].written);
+      EXPECT_EQ(actual.kernels[i].params[p].read,
+                expected.kernels[i].params[p].read);
     }
     EXPECT_EQ(actual.kernels[i].dims, expected.kernels[i].dims);
     EXPECT_EQ(actual.kernels[i].globalSize, expected.kernels[i].globalSize);
@@ -497,6 +499,13 @@ TEST(BundleTest, LaunchesAreCheckedAgainstTheirKernels) {
             }),
             prefix + "launches[0].args[0]: kernel 'matmul_0' writes argument "
                      "0, but buffer 0 ('X') holds an input");
+  // An argument the kernel does not read may be a buffer nothing wrote yet
+  // (a reduction's first pass takes its output and leaves it alone).
+  EXPECT_EQ(errorAfter([](json &b) {
+              b["kernels"][1]["params"][0]["read"] = false;
+              std::swap(b["launches"][0], b["launches"][1]);
+            }),
+            "(parsed)");
   // Launches in the wrong order read what nothing wrote yet.
   EXPECT_EQ(errorAfter(
                 [](json &b) { std::swap(b["launches"][0], b["launches"][1]); }),

@@ -31,8 +31,8 @@ inline BundleLaunch launch1D(unsigned kernel, uint64_t global, uint64_t local,
 /// Gives every kernel of `bundle` that has no signature yet the signature of
 /// its first launch: that launch's geometry, and per argument the dtype and
 /// element count of the buffer passed, written where the launch is the first
-/// to touch that buffer's storage (hand-written kernels read what earlier
-/// launches wrote and write the rest).
+/// to touch that buffer's storage, read otherwise (hand-written kernels read
+/// what earlier launches wrote and write the rest).
 inline void signKernels(Bundle &bundle) {
   std::vector<bool> touched(bundle.buffers.size(), false);
   std::vector<bool> signedNow(bundle.kernels.size(), false);
@@ -61,7 +61,7 @@ inline void signKernels(Bundle &bundle) {
       if (sign)
         kernel.params.push_back(
             {buffer.dtype, uint64_t(numElements(buffer.shape).value_or(0)),
-             written});
+             written, !written});
     }
   }
 }

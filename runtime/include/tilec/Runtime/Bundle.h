@@ -77,8 +77,11 @@ struct KernelParam {
   /// How many elements the kernel addresses: the buffer passed holds exactly
   /// as many (a smaller one would be written past its end).
   uint64_t elements = 0;
-  /// Whether the kernel stores to it (else it only reads it).
+  /// Whether the kernel stores to it.
   bool written = false;
+  /// Whether the kernel loads from it (a kernel may take a buffer it neither
+  /// reads nor writes: the first pass of a reduction takes its output).
+  bool read = false;
 };
 
 struct BundleKernel {
