@@ -12,7 +12,9 @@ for f in "$D"/deb/clinfo*.deb; do [ -e "$f" ] && dpkg -x "$f" /tmp/devtools; don
 ldconfig
 mkdir -p /etc/OpenCL/vendors
 [ -e /etc/OpenCL/vendors/nvidia.icd ] || echo libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-nvidia_icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
-[ -e "$nvidia_icd" ] && export VK_DRIVER_FILES=$nvidia_icd
+nvidia=/usr/local/nvidia/share
+[ -e $nvidia/vulkan/icd.d/nvidia_icd.json ] && export VK_DRIVER_FILES=$nvidia/vulkan/icd.d/nvidia_icd.json
+[ -e $nvidia/glvnd/egl_vendor.d/10_nvidia.json ] &&
+  export __EGL_VENDOR_LIBRARY_FILENAMES=$nvidia/glvnd/egl_vendor.d/10_nvidia.json
 export LD_LIBRARY_PATH="$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="$D/bin:/tmp/devtools/usr/bin:$PATH"

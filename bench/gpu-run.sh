@@ -29,7 +29,7 @@ for stage in "${stages[@]}"; do
     only=${stage#bench}
     only=${only#=}
     PYTHONUNBUFFERED=1 python3 bench/run.py --device NVIDIA --name "${TILEC_BENCH_NAME:-gpu}" \
-      --out "$out" --only "$only" 2>&1 | tee -a "$out/bench.txt"
+      --output-dir "$out" --only "$only" 2>&1 | tee -a "$out/bench.txt"
     ;;
   e2e)
     for backend in opencl vulkan; do

@@ -33,7 +33,9 @@ for f in .device/lib/*; do
   cp "$key" "$f.xz"
   rm -f "$f"
 done
-(cd .device/deb && apt-get download -qq libvulkan1 ocl-icd-libopencl1 clinfo >/dev/null 2>&1) ||
+# NVIDIA's Vulkan driver lives in its GLX library, which needs the GL vendor-neutral dispatch.
+(cd .device/deb && apt-get download -qq libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 \
+  libgles2 ocl-icd-libopencl1 clinfo >/dev/null 2>&1) ||
   echo "pack-gpu.sh: could not download the loader packages (apt-get update first?)"
 mkdir -p .device/lit
 cp -r /usr/lib/llvm-19/build/utils/lit/lit /usr/lib/llvm-19/build/utils/lit/lit.py .device/lit/

@@ -2,7 +2,7 @@
 """The benchmark table: every workload of bench/workloads through tilec (OpenCL and Vulkan), beside
 CLBlast (matrix products) and PyTorch (where it is installed with CUDA), timed in one run on one GPU.
 
-    python3 bench/run.py [--device NVIDIA] [--quick] [--only REGEX] [--out bench/results]
+    python3 bench/run.py [--device NVIDIA] [--quick] [--only REGEX] [--output-dir bench/results] [--previous RUN.json]
 
 writes <out>/<date>-<device>.md (the table, with ratios against the baseline measured in the same run),
 <out>/<date>-<device>.json (the raw medians) and <out>/<date>-<device>.png (TFLOP/s against size for
@@ -363,10 +363,11 @@ def write_report(args, torch, rows, results, backends):
     """Writes the .json, .png and .md files of the rows measured so far; returns their stem."""
     today = datetime.date.today().isoformat()
     device = args.name or (args.device or "default").lower().replace(" ", "-")
-    os.makedirs(args.out, exist_ok=True)
-    stem = os.path.join(args.out, "%s-%s" % (today, device))
+    os.makedirs(args.output_dir, exist_ok=True)
+    stem = os.path.join(args.output_dir, "%s-%s" % (today, device))
     with open(stem + ".json", "w") as f:
-        json.dump({"date": today, "results": results}, f, indent=1)
+        json.dump({"date": today, "description": args.description, "repeat": args.repeat,
+                   "results": results}, f, indent=1)
     plotted = write_plot(stem + ".png", rows, results)
 
     lines = ["# tilec benchmark, %s, %s" % (today, device), "",
@@ -406,17 +407,28 @@ def main():
     parser.add_argument("--timeout", type=int, default=300, help="seconds per tilec run")
     parser.add_argument("--quick", action="store_true", help="smaller sizes, for a smoke run")
     parser.add_argument("--only", default="", help="a regular expression over the workload names")
-    parser.add_argument("--out", default=os.path.join(ROOT, "bench", "results"))
+    parser.add_argument("--output-dir", default=os.path.join(ROOT, "bench", "results"))
+    parser.add_argument("--previous", action="append", default=[], metavar="JSON",
+                        help="results of an earlier run of the same table (its .json) to report "
+                             "with this run's rows; with --only '^$', only the report is written")
     parser.add_argument("--name", default="", help="the device's name in the file names")
     args = parser.parse_args()
     if not os.path.exists(args.clblast):
         args.clblast = None
 
     torch = load_torch()
-    args.description = device_description(args, torch)
-    rows = [w for w in workloads(args.quick) if re.search(args.only, w.name)]
-    backends = [b for b in args.backends.split(",") if b]
     results = {}
+    args.description = None
+    for path in args.previous:
+        with open(path) as f:
+            previous = json.load(f)
+        results.update(previous["results"])
+        args.description = args.description or previous.get("description")
+    if args.description is None:
+        args.description = device_description(args, torch)
+    table = workloads(args.quick)
+    rows = [w for w in table if re.search(args.only, w.name)]
+    backends = [b for b in args.backends.split(",") if b]
     for w in rows:
         r = results[w.name] = {}
         for b in backends:
@@ -428,9 +440,10 @@ def main():
         r["pytorch"] = torch_time(torch, w, args.repeat)
         print("%-48s %s" % (w.name, "  ".join("%s=%s" % (k, v) for k, v in r.items()
                                              if not k.endswith("_error"))), flush=True)
-        write_report(args, torch, [v for v in rows if v.name in results], results, backends)
+        write_report(args, torch, [v for v in table if v.name in results], results, backends)
 
-    print("wrote %s.md" % write_report(args, torch, rows, results, backends))
+    print("wrote %s.md" % write_report(args, torch, [v for v in table if v.name in results],
+                                        results, backends))
     return 0
 
 
