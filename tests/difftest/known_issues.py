@@ -20,24 +20,6 @@ KNOWN_ISSUES = [
         "source": r"\bsign\(",
     },
     {
-        "id": "vulkan-division-by-constant-zero",
-        "reason": "Vulkan: a float division by a divisor that folds to zero at compile "
-                  "time (`A / 0.0`, `A / (0 & B)`) gives NaN instead of +-inf, and "
-                  "atan2(x, 0.0) gives 0 (issue 15, section 1: no SignedZeroInfNanPreserve); "
-                  "matched as a Vulkan mismatch involving inf or NaN in a program that divides",
-        "backend": "vulkan", "kind": "mismatch",
-        "detail": r"\b(nan|inf)\b",
-        "source": r" / |atan2\(",
-    },
-    {
-        "id": "vulkan-atan2-by-constant-zero",
-        "reason": "Vulkan: atan2(x, y) with a y that folds to zero (`atan2(A, 0.0)`, "
-                  "`atan2(A, A ^ A)`) gives 0 instead of +-pi/2 (issue 15, section 1)",
-        "backend": "vulkan", "kind": "mismatch",
-        "detail": r": -?0\.0, reference -?(1\.57|3\.14)",
-        "source": r"atan2\(",
-    },
-    {
         "id": "max-min-aggregation-of-only-nan",
         "reason": "a `>` or `<` float aggregation whose every value is NaN: the reference "
                   "and OpenCL give the initial value (-inf, +inf), Vulkan NaN; "
