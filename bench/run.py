@@ -337,16 +337,17 @@ def write_plot(path, rows, results):
     if not series:
         return False
     fig, axes = plt.subplots(1, len(series), figsize=(6 * len(series), 4.5), squeeze=False)
-    columns = [("pytorch", "PyTorch (cuBLAS/cuDNN, TF32 off)"), ("clblast", "CLBlast"),
-               ("opencl", "tilec OpenCL"), ("vulkan", "tilec Vulkan")]
+    # One colour per column in every panel.
+    columns = [("pytorch", "PyTorch (cuBLAS/cuDNN, TF32 off)", "C0"), ("clblast", "CLBlast", "C1"),
+               ("opencl", "tilec OpenCL", "C2"), ("vulkan", "tilec Vulkan", "C3")]
     for ax, (name, ws) in zip(axes[0], series.items()):
         xs = [w.plot[1] for w in ws]
-        for key, label in columns:
+        for key, label, colour in columns:
             ys = [w.flops / results[w.name][key] / 1e9 if results[w.name].get(key) else None
                   for w in ws]
             if any(y is not None for y in ys):
                 ax.plot([x for x, y in zip(xs, ys) if y is not None], [y for y in ys if y is not None],
-                        marker="o", label=label)
+                        marker="o", label=label, color=colour)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("size (M=N=K)" if name == "matmul" else "batch N")
         ax.set_ylabel("TFLOP/s (f32)")
