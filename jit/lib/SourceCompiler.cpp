@@ -111,39 +111,63 @@ Expected<FunctionSignature> readSignature(const std::string &text,
   return signature;
 }
 
+namespace {
+
+/// One source on its way through the front end: its buffer, and every
+/// diagnostic reported about it, kept for the error.
+struct SourceSession {
+  SourceSession(const std::string &text, const std::string &sourceName)
+      : sourceName(sourceName) {
+    sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
+    bufferId = sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text, sourceName),
+        llvm::SMLoc());
+  }
+
+  /// Parses the source, selects `options.entry` and specialises it to
+  /// `options.inputs`; nullopt after reporting why not.
+  std::optional<Program> specializeEntry(const CompileOptions &options) {
+    std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
+    if (!module)
+      return std::nullopt;
+    const ast::Function *function =
+        selectFunction(*module, options.entry, sourceMgr);
+    if (!function)
+      return std::nullopt;
+    std::vector<ArgBinding> bindings;
+    for (const InputBinding &input : options.inputs)
+      bindings.push_back({input.name, input.dtype, input.shape});
+    return specialize(*function, bindings, sourceMgr);
+  }
+
+  /// The compile error that carries every diagnostic reported.
+  Error error() {
+    std::string message = summarize(diagnostics, sourceName);
+    return Error(ErrorKind::Compile, std::move(message),
+                 std::move(diagnostics));
+  }
+
+  std::string sourceName;
+  std::vector<Diagnostic> diagnostics;
+  llvm::SourceMgr sourceMgr;
+  unsigned bufferId = 0;
+};
+
+} // namespace
+
 Expected<Bundle> compileSource(const std::string &text,
                                const std::string &sourceName,
                                const CompileOptions &options,
                                const DeviceProfile &profile,
                                const CompileTargets &targets) {
-  std::vector<Diagnostic> diagnostics;
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
-
-  auto fail = [&]() -> Expected<Bundle> {
-    std::string message = summarize(diagnostics, sourceName);
-    return Error(ErrorKind::Compile, std::move(message),
-                 std::move(diagnostics));
-  };
-  std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
-  if (!module)
-    return fail();
-  const ast::Function *function =
-      selectFunction(*module, options.entry, sourceMgr);
-  if (!function)
-    return fail();
-  std::vector<ArgBinding> bindings;
-  for (const InputBinding &input : options.inputs)
-    bindings.push_back({input.name, input.dtype, input.shape});
-  std::optional<Program> program = specialize(*function, bindings, sourceMgr);
+  SourceSession session(text, sourceName);
+  std::optional<Program> program = session.specializeEntry(options);
   if (!program)
-    return fail();
+    return session.error();
   std::optional<Bundle> bundle =
-      compileProgram(*program, profile, sourceMgr, targets);
+      compileProgram(*program, profile, session.sourceMgr, targets);
   if (!bundle)
-    return fail();
+    return session.error();
   return std::move(*bundle);
 }
 
@@ -153,32 +177,14 @@ Expected<std::string> gradientSource(const std::string &text,
                                      const std::vector<std::string> &wrt,
                                      const CompileOptions &options,
                                      const std::string &sourceName) {
-  std::vector<Diagnostic> diagnostics;
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
-  auto fail = [&]() -> Expected<std::string> {
-    std::string message = summarize(diagnostics, sourceName);
-    return Error(ErrorKind::Compile, std::move(message),
-                 std::move(diagnostics));
-  };
-  std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
-  if (!module)
-    return fail();
-  const ast::Function *function =
-      selectFunction(*module, options.entry, sourceMgr);
-  if (!function)
-    return fail();
-  std::vector<ArgBinding> bindings;
-  for (const InputBinding &input : options.inputs)
-    bindings.push_back({input.name, input.dtype, input.shape});
-  std::optional<Program> program = specialize(*function, bindings, sourceMgr);
+  SourceSession session(text, sourceName);
+  std::optional<Program> program = session.specializeEntry(options);
   if (!program)
-    return fail();
-  std::optional<Program> gradient = differentiate(*program, wrt, sourceMgr);
+    return session.error();
+  std::optional<Program> gradient =
+      differentiate(*program, wrt, session.sourceMgr);
   if (!gradient)
-    return fail();
+    return session.error();
   std::string source;
   llvm::raw_string_ostream os(source);
   printProgram(*gradient, os);
