@@ -77,25 +77,9 @@ private:
 
 } // namespace
 
-static const char *spell(AggregationKind aggregation) {
-  switch (aggregation) {
-  case AggregationKind::Sum:
-    return "+";
-  case AggregationKind::Product:
-    return "*";
-  case AggregationKind::Max:
-    return ">";
-  case AggregationKind::Min:
-    return "<";
-  case AggregationKind::Assign:
-    return "=";
-  }
-  return "?";
-}
-
 bool ContractionGradient::unsupported(StringRef what) {
   builder.getDiags().error(loc, Twine("cannot differentiate this '") +
-                                    spell(forward.aggregation) +
+                                    getAggregationSpelling(forward.aggregation) +
                                     "' contraction: " + what);
   return false;
 }

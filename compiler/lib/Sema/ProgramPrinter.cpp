@@ -111,7 +111,7 @@ void ProgramPrinter::printStatement(const Statement &statement) {
   os << ";\n";
 }
 
-static const char *getAggregationSpelling(AggregationKind aggregation) {
+const char *getAggregationSpelling(AggregationKind aggregation) {
   switch (aggregation) {
   case AggregationKind::Sum:
     return "+";

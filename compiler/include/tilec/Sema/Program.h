@@ -74,6 +74,8 @@ struct Constraint {
 };
 
 enum class AggregationKind { Sum, Product, Max, Min, Assign };
+/// The aggregation's spelling in Tile source: "+", "*", ">", "<" or "=".
+const char *getAggregationSpelling(AggregationKind aggregation);
 /// None: one operand. Mul, Add, Eq: two operands. Cond (`A == B ? C`): three.
 enum class CombinationKind { None, Mul, Add, Eq, Cond };
 
