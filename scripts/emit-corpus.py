@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Prints the code tilec emits for every compile of the end-to-end corpus.
+
+Every `tilec run` and `tilec compile` RUN line of tests/e2e/*.tile becomes
+three compiles of the same program, bindings and profile: `--emit opencl`,
+`--emit spirv-asm` and `--explain`. Each output goes to its own file of
+OUT_DIR, named after the test, the line and the emit. A refactor that must
+not change the generated code runs this before and after, then compares the
+two directories:
+
+    scripts/emit-corpus.py build/bin/tilec /tmp/before
+    ... (the change, a rebuild) ...
+    scripts/emit-corpus.py build/bin/tilec /tmp/after
+    diff -r /tmp/before /tmp/after
+
+The profiles are those of this machine's default OpenCL and Vulkan devices,
+so both runs must be on one machine.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import numpy
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+E2E = os.path.join(REPO, "tests", "e2e")
+
+# The options of a RUN line that choose what is compiled; the rest (--random,
+# --check, --seed, --emit, --explain, ...) are about running or printing.
+KEPT_WITH_VALUE = {"--arg", "--entry", "--profile"}
+
+
+def npy_binding(name, path):
+    """`--arg` options binding `name` to the dtype and shape of .npy `path`."""
+    array = numpy.load(path, mmap_mode="r")
+    dims = ",".join(str(extent) for extent in array.shape)
+    dtype = array.dtype.name.replace("float", "f").replace("uint", "u")
+    return ["--arg", "%s=%s[%s]" % (name, dtype.replace("int", "i"), dims)]
+
+
+def compile_lines(path):
+    """The (line number, kept options) of every tilec run/compile of `path`
+    on the file itself. Lines whose inputs are files made by an earlier RUN
+    line (%t) are left out."""
+    with open(path, encoding="utf-8") as source:
+        for number, line in enumerate(source, 1):
+            match = re.search(r"RUN: (?:%oclgrind )?tilec (?:run|compile) %s (.*)",
+                              line)
+            if not match:
+                continue
+            words = shlex.split(match.group(1).split("|")[0])
+            kept = []
+            for index, word in enumerate(words[:-1]):
+                value = words[index + 1].replace("%S", os.path.dirname(path))
+                if word in KEPT_WITH_VALUE:
+                    kept += [word, value]
+                elif word in ("--in", "--input") and "=" in value:
+                    name, file = value.split("=", 1)
+                    file = file.lstrip("@")
+                    if not os.path.exists(file):
+                        break
+                    kept += npy_binding(name, file)
+            else:
+                yield number, kept
+
+
+def emit(tilec, path, options, emit_flags, out):
+    result = subprocess.run([tilec, "compile", path] + options + emit_flags,
+                            capture_output=True, text=True)
+    with open(out, "w", encoding="utf-8") as stream:
+        stream.write(result.stdout)
+        stream.write(result.stderr)
+        stream.write("exit %d\n" % result.returncode)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("tilec", help="the tilec binary")
+    parser.add_argument("out_dir", help="the directory to write (made anew)")
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    emits = {"cl": ["--emit", "opencl"],
+             "spvasm": ["--emit", "spirv-asm"],
+             "explain": ["--emit", "opencl", "--explain", "-o", os.devnull]}
+    jobs = []
+    for name in sorted(os.listdir(E2E)):
+        if not name.endswith(".tile"):
+            continue
+        path = os.path.join(E2E, name)
+        for number, options in compile_lines(path):
+            for suffix, flags in emits.items():
+                out = os.path.join(args.out_dir,
+                                   "%s.%d.%s" % (name[:-5], number, suffix))
+                jobs.append((path, options, flags, out))
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count()) as pool:
+        for future in [pool.submit(emit, args.tilec, *job) for job in jobs]:
+            future.result()
+    print("%d outputs in %s" % (len(jobs), args.out_dir))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
