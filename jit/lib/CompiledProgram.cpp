@@ -53,7 +53,7 @@ const std::vector<TensorInfo> &CompiledProgram::inputs() const {
 const std::vector<TensorInfo> &CompiledProgram::outputs() const {
   return state->core->outputs;
 }
-const std::vector<KernelInfo> &CompiledProgram::kernels() const {
+const std::vector<KernelDescription> &CompiledProgram::kernels() const {
   return state->core->kernels;
 }
 const std::string &CompiledProgram::schedule() const {

@@ -43,7 +43,7 @@ Context::State::compileAfresh(const CacheKey &key, const std::string &text,
                               const std::string &sourceName,
                               const CompileOptions &options) {
   record(&CacheStats::misses);
-  Expected<Bundle> bundle = compileSource(
+  Expected<Bundle> bundle = compileBundle(
       text, sourceName, options, session->profile(), session->targets());
   if (!bundle)
     return bundle.error();

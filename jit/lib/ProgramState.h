@@ -25,7 +25,7 @@ struct ProgramCore {
   std::unique_ptr<Executor> executor;
   std::vector<TensorInfo> inputs;
   std::vector<TensorInfo> outputs;
-  std::vector<KernelInfo> kernels;
+  std::vector<KernelDescription> kernels;
 };
 
 /// `prepared`'s executor on `session`, with what its bundle tells.

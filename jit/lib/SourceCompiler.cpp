@@ -3,10 +3,8 @@
 #include "SourceCompiler.h"
 
 #include "tilec/Autodiff/Gradient.h"
+#include "tilec/Compiler/CompileSource.h"
 #include "tilec/JIT/Gradient.h"
-
-#include "tilec/Frontend/AST.h"
-#include "tilec/Frontend/Frontend.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -63,81 +61,21 @@ static std::string summarize(const std::vector<Diagnostic> &diagnostics,
   return failed;
 }
 
-std::string readImports(const std::string &text,
-                        const std::string &sourceName) {
-  // Only a source that says `import` can read another file.
-  if (text.find("import") == std::string::npos)
-    return std::string();
-  std::vector<Diagnostic> diagnostics;
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
-  if (!parseModule(sourceMgr, bufferId))
-    return std::string();
-  std::string imports;
-  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id) {
-    if (id == bufferId)
-      continue;
-    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
-    imports += buffer->getBufferIdentifier().str() + "\n" +
-               buffer->getBuffer().str();
-  }
-  return imports;
-}
-
-Expected<FunctionSignature> readSignature(const std::string &text,
-                                          const std::string &entry,
-                                          const std::string &sourceName) {
-  std::vector<Diagnostic> diagnostics;
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, sourceName), llvm::SMLoc());
-  std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
-  const ast::Function *function =
-      module ? selectFunction(*module, entry, sourceMgr) : nullptr;
-  if (!function) {
-    std::string message = summarize(diagnostics, sourceName);
-    return Error(ErrorKind::Compile, std::move(message),
-                 std::move(diagnostics));
-  }
-  FunctionSignature signature;
-  signature.name = function->name;
-  for (const ParamInfo &param : getParams(*function))
-    signature.parameters.push_back({param.name, param.rank});
-  for (const ast::Result &result : function->results)
-    signature.results.push_back(result.name);
-  return signature;
-}
-
 namespace {
 
-/// One source on its way through the front end: its buffer, and every
-/// diagnostic reported about it, kept for the error.
+/// One source on its way through the compiler's front end
+/// (tilec/Compiler/CompileSource.h), with every diagnostic reported about
+/// it kept for the error instead of printed.
 struct SourceSession {
   SourceSession(const std::string &text, const std::string &sourceName)
-      : sourceName(sourceName) {
+      : text(text), sourceName(sourceName) {
     sourceMgr.setDiagHandler(collectDiagnostic, &diagnostics);
-    bufferId = sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBufferCopy(text, sourceName),
-        llvm::SMLoc());
   }
 
-  /// Parses the source, selects `options.entry` and specialises it to
-  /// `options.inputs`; nullopt after reporting why not.
-  std::optional<Program> specializeEntry(const CompileOptions &options) {
-    std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);
-    if (!module)
-      return std::nullopt;
-    const ast::Function *function =
-        selectFunction(*module, options.entry, sourceMgr);
-    if (!function)
-      return std::nullopt;
-    std::vector<ArgBinding> bindings;
-    for (const InputBinding &input : options.inputs)
-      bindings.push_back({input.name, input.dtype, input.shape});
-    return specialize(*function, bindings, sourceMgr);
+  /// The source's text under its name, for the front end to add to
+  /// `sourceMgr`.
+  std::unique_ptr<llvm::MemoryBuffer> source() const {
+    return llvm::MemoryBuffer::getMemBufferCopy(text, sourceName);
   }
 
   /// The compile error that carries every diagnostic reported.
@@ -147,38 +85,86 @@ struct SourceSession {
                  std::move(diagnostics));
   }
 
+  const std::string &text;
   std::string sourceName;
   std::vector<Diagnostic> diagnostics;
   llvm::SourceMgr sourceMgr;
-  unsigned bufferId = 0;
 };
 
 } // namespace
 
-Expected<Bundle> compileSource(const std::string &text,
+std::string readImports(const std::string &text,
+                        const std::string &sourceName) {
+  // Only a source that says `import` can read another file.
+  if (text.find("import") == std::string::npos)
+    return std::string();
+  // Parsing alone reads the imports: no entry is selected, since a source's
+  // imports are the same whichever of its functions is compiled.
+  SourceSession session(text, sourceName);
+  llvm::SourceMgr &sourceMgr = session.sourceMgr;
+  unsigned bufferId = sourceMgr.AddNewSourceBuffer(session.source(), {});
+  if (!parseModule(sourceMgr, bufferId))
+    return std::string();
+  std::string imports;
+  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id) {
+    if (id == bufferId)
+      continue;
+    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
+    imports +=
+        buffer->getBufferIdentifier().str() + "\n" + buffer->getBuffer().str();
+  }
+  return imports;
+}
+
+/// `options.inputs` as the front end's bindings.
+static std::vector<ArgBinding> getBindings(const CompileOptions &options) {
+  std::vector<ArgBinding> bindings;
+  for (const InputBinding &input : options.inputs)
+    bindings.push_back({input.name, input.dtype, input.shape});
+  return bindings;
+}
+
+Expected<FunctionSignature> readSignature(const std::string &text,
+                                          const std::string &entry,
+                                          const std::string &sourceName) {
+  SourceSession session(text, sourceName);
+  std::optional<ParsedEntry> parsed =
+      parseEntry(session.source(), entry, session.sourceMgr);
+  if (!parsed)
+    return session.error();
+  const ast::Function &function = *parsed->function;
+  FunctionSignature signature;
+  signature.name = function.name;
+  for (const ParamInfo &param : getParams(function))
+    signature.parameters.push_back({param.name, param.rank});
+  for (const ast::Result &result : function.results)
+    signature.results.push_back(result.name);
+  return signature;
+}
+
+Expected<Bundle> compileBundle(const std::string &text,
                                const std::string &sourceName,
                                const CompileOptions &options,
                                const DeviceProfile &profile,
                                const CompileTargets &targets) {
   SourceSession session(text, sourceName);
-  std::optional<Program> program = session.specializeEntry(options);
-  if (!program)
-    return session.error();
   std::optional<Bundle> bundle =
-      compileProgram(*program, profile, session.sourceMgr, targets);
+      compileSource(session.source(), options.entry, getBindings(options),
+                    profile, targets, session.sourceMgr);
   if (!bundle)
     return session.error();
   return std::move(*bundle);
 }
 
-/// Like compileSource up to the specialised program, which is then
+/// The front half of compileBundle: the specialised program is then
 /// differentiated and printed instead of compiled.
 Expected<std::string> gradientSource(const std::string &text,
                                      const std::vector<std::string> &wrt,
                                      const CompileOptions &options,
                                      const std::string &sourceName) {
   SourceSession session(text, sourceName);
-  std::optional<Program> program = session.specializeEntry(options);
+  std::optional<Program> program = specializeSource(
+      session.source(), options.entry, getBindings(options), session.sourceMgr);
   if (!program)
     return session.error();
   std::optional<Program> gradient =

@@ -1,8 +1,7 @@
-//===- SourceCompiler.h - Tile text to a bundle, diagnostics kept -*- C++
-//-*-===//
+//===- SourceCompiler.h - Tile text to a bundle, for the JIT ----*- C++ -*-===//
 //
-// Internal to the JIT library: the whole compiler (parse, select the entry,
-// specialise, the MLIR pipeline) on one source, with every diagnostic
+// Internal to the JIT library: the compiler's front-to-back entry
+// (tilec/Compiler/CompileSource.h) on one source, with every diagnostic
 // collected into the error instead of printed.
 //
 //===----------------------------------------------------------------------===//
@@ -24,7 +23,7 @@ namespace tilec::jit {
 /// Compiles function `options.entry` of `text` (named `sourceName`),
 /// specialised to `options.inputs`, for `profile`. Fails with
 /// ErrorKind::Compile and every diagnostic reported.
-Expected<Bundle> compileSource(const std::string &text,
+Expected<Bundle> compileBundle(const std::string &text,
                                const std::string &sourceName,
                                const CompileOptions &options,
                                const DeviceProfile &profile,

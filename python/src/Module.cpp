@@ -276,7 +276,7 @@ PYBIND11_MODULE(_tilec, m) {
           "kernels",
           [](const jit::CompiledProgram &self) {
             py::list list;
-            for (const jit::KernelInfo &kernel : self.kernels())
+            for (const jit::KernelDescription &kernel : self.kernels())
               list.append(py::make_tuple(kernel.name, kernel.sourceLocation,
                                          kernel.flops, kernel.bytes));
             return list;

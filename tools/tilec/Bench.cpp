@@ -47,27 +47,35 @@ int runBench(const BenchOptions &options) {
       parseDeviceBackend(options.backend, "opencl, vulkan");
   if (!backend)
     return ExitUsageError;
-  std::unique_ptr<LoadedSource> source =
-      loadSource(options.inputPath, options.entry);
+  std::unique_ptr<MemoryBuffer> source = readSourceFile(options.inputPath);
   if (!source)
     return ExitProgramError;
   InputDataArguments randomInputs;
   randomInputs.random = true;
   randomInputs.seed = options.seed;
-  std::vector<ArgBinding> bindings;
   StringMap<HostTensor> data;
-  if (int code = gatherInputs(options.argSpecs, randomInputs, *source->function,
-                              bindings, data))
-    return code;
-  std::optional<Program> program =
-      specialize(*source->function, bindings, source->sourceMgr);
-  if (!program)
-    return ExitProgramError;
-
   DeviceProgram prepared;
-  if (int code =
-          prepareOnDevice(*program, *backend, options.device, options.profile,
-                          options.inputPath, source->sourceMgr, prepared))
+  SourceMgr sourceMgr;
+  int exitCode = ExitProgramError;
+  std::optional<CompiledSource> compiled = compileSource(
+      std::move(source), options.entry,
+      [&](const ast::Function &function) {
+        return gatherInputs(options.argSpecs, randomInputs, function, data,
+                            exitCode);
+      },
+      [&](const Program &) -> std::optional<DeviceProfile> {
+        if (int code = openRunDevice(*backend, options.device, options.profile,
+                                     prepared)) {
+          exitCode = code;
+          return std::nullopt;
+        }
+        return prepared.device->profile();
+      },
+      getRunTargets(*backend), sourceMgr);
+  if (!compiled)
+    return exitCode;
+  prepared.bundle = std::move(compiled->bundle);
+  if (int code = prepareExecutor(prepared, options.inputPath))
     return code;
   const Bundle &bundle = prepared.bundle;
 

@@ -21,20 +21,21 @@ using namespace llvm;
 namespace tilec {
 
 /// Prints the `--emit tile|mlir` forms, which need no device.
-static bool printSourceForm(const CompileOptions &options, LoadedSource &source,
-                            const Program &program, raw_ostream &os) {
-  if (options.emit == EmitKind::Tile) {
+static bool printSourceForm(const CompileCommand &command,
+                            const Program &program, SourceMgr &sourceMgr,
+                            raw_ostream &os) {
+  if (command.emit == EmitKind::Tile) {
     printProgram(program, os);
     return true;
   }
   mlir::MLIRContext context;
   context.loadDialect<tile::TileDialect, mlir::func::FuncDialect>();
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      emitTileModule(context, program, source.sourceMgr);
+      emitTileModule(context, program, sourceMgr);
   if (!module)
     return false;
   mlir::OpPrintingFlags flags;
-  if (options.printLocations)
+  if (command.printLocations)
     flags.enableDebugInfo().useLocalScope();
   module->print(os, flags);
   return true;
@@ -44,26 +45,26 @@ static bool printSourceForm(const CompileOptions &options, LoadedSource &source,
 /// `--emit` prints: Vulkan for SPIR-V, Metal for MSL, else OpenCL. Reports
 /// an unknown name, or code that the named backend does not run.
 static std::optional<CompileBackend>
-chooseCompileBackend(const CompileOptions &options) {
+chooseCompileBackend(const CompileCommand &command) {
   std::optional<CompileBackend> implied;
-  if (options.emit == EmitKind::OpenCL)
+  if (command.emit == EmitKind::OpenCL)
     implied = CompileBackend::OpenCL;
-  else if (options.emit == EmitKind::Spirv ||
-           options.emit == EmitKind::SpirvAsm)
+  else if (command.emit == EmitKind::Spirv ||
+           command.emit == EmitKind::SpirvAsm)
     implied = CompileBackend::Vulkan;
-  else if (options.emit == EmitKind::Msl)
+  else if (command.emit == EmitKind::Msl)
     implied = CompileBackend::Metal;
-  if (options.backend.empty())
+  if (command.backend.empty())
     return implied.value_or(CompileBackend::OpenCL);
 
   std::optional<CompileBackend> named =
-      StringSwitch<std::optional<CompileBackend>>(options.backend)
+      StringSwitch<std::optional<CompileBackend>>(command.backend)
           .Case("opencl", CompileBackend::OpenCL)
           .Case("vulkan", CompileBackend::Vulkan)
           .Case("metal", CompileBackend::Metal)
           .Default(std::nullopt);
   if (!named) {
-    reportError("unknown backend '" + options.backend +
+    reportError("unknown backend '" + command.backend +
                 "' (available: opencl, vulkan, metal)");
     return std::nullopt;
   }
@@ -71,7 +72,7 @@ chooseCompileBackend(const CompileOptions &options) {
     static const char *const code[] = {"OpenCL C (--emit opencl)",
                                        "SPIR-V (--emit spirv or spirv-asm)",
                                        "MSL (--emit msl)"};
-    reportError("--backend " + options.backend + " runs " +
+    reportError("--backend " + command.backend + " runs " +
                 code[static_cast<int>(*named)] + ", not what --emit prints");
     return std::nullopt;
   }
@@ -81,9 +82,9 @@ chooseCompileBackend(const CompileOptions &options) {
 /// The code the bundle must carry for `--emit`: that target's alone, or
 /// `--target`'s list for a bundle; by default the named backend's code, or
 /// without `--backend` OpenCL C and SPIR-V, what the runtime's backends run.
-static CompileTargets chooseTargets(const CompileOptions &options,
+static CompileTargets chooseTargets(const CompileCommand &command,
                                     CompileBackend backend) {
-  switch (options.emit) {
+  switch (command.emit) {
   case EmitKind::Spirv:
   case EmitKind::SpirvAsm:
     return {/*openCL=*/false, /*spirv=*/true, /*msl=*/false};
@@ -95,14 +96,14 @@ static CompileTargets chooseTargets(const CompileOptions &options,
     // OpenCL C, or --explain alone (the schedule is every target's).
     return {/*openCL=*/true, /*spirv=*/false, /*msl=*/false};
   }
-  if (options.targets.empty() && options.backend.empty())
+  if (command.targets.empty() && command.backend.empty())
     return {/*openCL=*/true, /*spirv=*/true, /*msl=*/false};
-  if (options.targets.empty())
+  if (command.targets.empty())
     return {/*openCL=*/backend == CompileBackend::OpenCL,
             /*spirv=*/backend == CompileBackend::Vulkan,
             /*msl=*/backend == CompileBackend::Metal};
   CompileTargets targets{/*openCL=*/false, /*spirv=*/false, /*msl=*/false};
-  for (TargetKind target : options.targets) {
+  for (TargetKind target : command.targets) {
     targets.openCL |= target == TargetKind::OpenCL;
     targets.spirv |= target == TargetKind::Spirv;
     targets.msl |= target == TargetKind::Msl;
@@ -171,65 +172,80 @@ static bool printSPIRVModules(ArrayRef<const BundleKernel *> kernels,
   return true;
 }
 
-int runCompile(const CompileOptions &options) {
-  if (options.emit == EmitKind::None && !options.explain) {
+int runCompile(const CompileCommand &command) {
+  if (command.emit == EmitKind::None && !command.explain) {
     reportError("nothing to do: pass --emit "
                 "tile|mlir|opencl|spirv|spirv-asm|msl|bundle, or --explain");
     return ExitUsageError;
   }
-  if (!options.targets.empty() && options.emit != EmitKind::Bundle) {
+  if (!command.targets.empty() && command.emit != EmitKind::Bundle) {
     reportError("--target chooses the code of a bundle: it needs --emit "
                 "bundle");
     return ExitUsageError;
   }
-  if (!options.kernel.empty() && options.emit != EmitKind::Spirv &&
-      options.emit != EmitKind::SpirvAsm && options.emit != EmitKind::Msl) {
+  if (!command.kernel.empty() && command.emit != EmitKind::Spirv &&
+      command.emit != EmitKind::SpirvAsm && command.emit != EmitKind::Msl) {
     reportError("--kernel chooses the kernel to print: it needs --emit spirv, "
                 "spirv-asm or msl");
     return ExitUsageError;
   }
   // Like clang: a binary on a terminal helps nobody and may upset it.
-  if (options.emit == EmitKind::Spirv && options.outputPath == "-" &&
+  if (command.emit == EmitKind::Spirv && command.outputPath == "-" &&
       sys::Process::StandardOutIsDisplayed()) {
     reportError("refusing to write a SPIR-V binary to the terminal: pass "
                 "-o FILE, or --emit spirv-asm to read it");
     return ExitUsageError;
   }
-  std::optional<CompileBackend> backend = chooseCompileBackend(options);
+  std::optional<CompileBackend> backend = chooseCompileBackend(command);
   if (!backend)
     return ExitUsageError;
-  std::unique_ptr<LoadedSource> source =
-      loadSource(options.inputPath, options.entry);
+  std::unique_ptr<MemoryBuffer> source = readSourceFile(command.inputPath);
   if (!source)
     return ExitProgramError;
-  int exitCode = ExitSuccess;
-  std::optional<Program> program =
-      specializeFromArgs(*source, options.argSpecs, exitCode);
-  if (!program)
-    return exitCode;
 
+  SourceMgr sourceMgr;
+  int exitCode = ExitProgramError;
+  auto bind = [&](const ast::Function &function) {
+    std::optional<std::vector<ArgBinding>> bindings =
+        bindParamsFromArgs(command.argSpecs, function);
+    if (!bindings)
+      exitCode = ExitUsageError;
+    return bindings;
+  };
+  std::optional<Program> program;
   std::optional<Bundle> bundle;
-  if (options.explain ||
-      (options.emit != EmitKind::None && options.emit != EmitKind::Tile &&
-       options.emit != EmitKind::Mlir)) {
-    std::optional<DeviceProfile> profile =
-        chooseTargetProfile(*backend, options.device, options.profile);
-    if (!profile)
-      return ExitDeviceError;
-    bundle = compileProgram(*program, *profile, source->sourceMgr,
-                            chooseTargets(options, *backend));
-    if (!bundle)
-      return ExitProgramError;
+  if (command.explain ||
+      (command.emit != EmitKind::None && command.emit != EmitKind::Tile &&
+       command.emit != EmitKind::Mlir)) {
+    std::optional<CompiledSource> compiled = compileSource(
+        std::move(source), command.entry, bind,
+        [&](const Program &) {
+          std::optional<DeviceProfile> profile =
+              chooseTargetProfile(*backend, command.device, command.profile);
+          if (!profile)
+            exitCode = ExitDeviceError;
+          return profile;
+        },
+        chooseTargets(command, *backend), sourceMgr);
+    if (!compiled)
+      return exitCode;
+    program = std::move(compiled->program);
+    bundle = std::move(compiled->bundle);
+  } else {
+    program =
+        specializeSource(std::move(source), command.entry, bind, sourceMgr);
+    if (!program)
+      return exitCode;
   }
-  if (options.explain)
+  if (command.explain)
     outs() << bundle->explanation;
-  if (options.emit == EmitKind::None)
+  if (command.emit == EmitKind::None)
     return ExitSuccess;
 
   // A bundle file is written atomically: a tool that picks it up never sees
   // half of one.
-  if (options.emit == EmitKind::Bundle && options.outputPath != "-") {
-    if (Status status = writeBundle(options.outputPath, *bundle); !status) {
+  if (command.emit == EmitKind::Bundle && command.outputPath != "-") {
+    if (Status status = writeBundle(command.outputPath, *bundle); !status) {
       reportError(status.error().message());
       return ExitProgramError;
     }
@@ -237,16 +253,16 @@ int runCompile(const CompileOptions &options) {
   }
 
   std::vector<const BundleKernel *> kernels;
-  if (options.emit == EmitKind::Spirv || options.emit == EmitKind::SpirvAsm ||
-      options.emit == EmitKind::Msl) {
+  if (command.emit == EmitKind::Spirv || command.emit == EmitKind::SpirvAsm ||
+      command.emit == EmitKind::Msl) {
     std::optional<std::vector<const BundleKernel *>> selected =
-        selectKernels(*bundle, options.kernel);
+        selectKernels(*bundle, command.kernel);
     if (!selected)
       return ExitUsageError;
     kernels = std::move(*selected);
   }
   // A SPIR-V binary is one module, and each kernel has its own.
-  if (options.emit == EmitKind::Spirv && kernels.size() != 1) {
+  if (command.emit == EmitKind::Spirv && kernels.size() != 1) {
     reportError("the program has " + std::to_string(kernels.size()) +
                 " kernels, each a SPIR-V module of its own: choose one with "
                 "--kernel (" +
@@ -256,25 +272,25 @@ int runCompile(const CompileOptions &options) {
   }
 
   std::error_code ec;
-  ToolOutputFile output(options.outputPath, ec,
-                        options.emit == EmitKind::Spirv ? sys::fs::OF_None
+  ToolOutputFile output(command.outputPath, ec,
+                        command.emit == EmitKind::Spirv ? sys::fs::OF_None
                                                         : sys::fs::OF_Text);
   if (ec) {
-    reportError("cannot write '" + options.outputPath + "': " + ec.message());
+    reportError("cannot write '" + command.outputPath + "': " + ec.message());
     return ExitProgramError;
   }
-  if (options.emit == EmitKind::OpenCL) {
+  if (command.emit == EmitKind::OpenCL) {
     output.os() << bundle->openclSource;
-  } else if (options.emit == EmitKind::Spirv) {
+  } else if (command.emit == EmitKind::Spirv) {
     writeSPIRVBinary(kernels.front()->spirv, output.os());
-  } else if (options.emit == EmitKind::SpirvAsm) {
+  } else if (command.emit == EmitKind::SpirvAsm) {
     if (!printSPIRVModules(kernels, output.os()))
       return ExitProgramError;
-  } else if (options.emit == EmitKind::Msl) {
+  } else if (command.emit == EmitKind::Msl) {
     printMSL(kernels, output.os());
-  } else if (options.emit == EmitKind::Bundle) {
+  } else if (command.emit == EmitKind::Bundle) {
     output.os() << serializeBundle(*bundle);
-  } else if (!printSourceForm(options, *source, *program, output.os())) {
+  } else if (!printSourceForm(command, *program, sourceMgr, output.os())) {
     return ExitProgramError;
   }
   output.keep();

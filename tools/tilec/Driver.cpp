@@ -51,23 +51,14 @@ std::optional<ArgBinding> parseArgSpec(StringRef spec, std::string &error) {
   return binding;
 }
 
-std::unique_ptr<LoadedSource> loadSource(StringRef path, StringRef entry) {
+std::unique_ptr<MemoryBuffer> readSourceFile(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
       MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/true);
   if (std::error_code ec = buffer.getError()) {
     reportError("cannot read '" + path + "': " + ec.message());
     return nullptr;
   }
-  auto source = std::make_unique<LoadedSource>();
-  unsigned bufferId =
-      source->sourceMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
-  source->module = parseModule(source->sourceMgr, bufferId);
-  if (!source->module)
-    return nullptr;
-  source->function = selectFunction(*source->module, entry, source->sourceMgr);
-  if (!source->function)
-    return nullptr;
-  return source;
+  return std::move(*buffer);
 }
 
 std::string listParams(ArrayRef<ParamInfo> params) {
@@ -105,16 +96,14 @@ parseArgBindings(ArrayRef<std::string> specs, const ast::Function &function) {
   return bindings;
 }
 
-std::optional<Program> specializeFromArgs(LoadedSource &source,
-                                          ArrayRef<std::string> specs,
-                                          int &exitCode) {
-  exitCode = ExitUsageError;
+std::optional<std::vector<ArgBinding>>
+bindParamsFromArgs(ArrayRef<std::string> specs, const ast::Function &function) {
   std::optional<StringMap<ArgBinding>> parsed =
-      parseArgBindings(specs, *source.function);
+      parseArgBindings(specs, function);
   if (!parsed)
     return std::nullopt;
   std::vector<ArgBinding> bindings;
-  for (const ParamInfo &param : getParams(*source.function)) {
+  for (const ParamInfo &param : getParams(function)) {
     auto binding = parsed->find(param.name);
     if (binding == parsed->end()) {
       reportError("input '" + param.name + "' is not bound: pass --arg " +
@@ -123,8 +112,7 @@ std::optional<Program> specializeFromArgs(LoadedSource &source,
     }
     bindings.push_back(std::move(binding->second));
   }
-  exitCode = ExitProgramError;
-  return specialize(*source.function, bindings, source.sourceMgr);
+  return bindings;
 }
 
 } // namespace tilec

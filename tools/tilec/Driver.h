@@ -3,6 +3,7 @@
 #ifndef TILEC_TOOLS_TILEC_DRIVER_H
 #define TILEC_TOOLS_TILEC_DRIVER_H
 
+#include "tilec/Compiler/CompileSource.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
 #include "tilec/Runtime/Bundle.h"
@@ -18,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 #include <memory>
@@ -46,18 +48,9 @@ void reportError(const llvm::Twine &message);
 std::optional<ArgBinding> parseArgSpec(llvm::StringRef spec,
                                        std::string &error);
 
-/// A parsed .tile file and the function chosen from it. The SourceMgr owns
-/// the buffer that every SMLoc of the AST and the Program points into.
-struct LoadedSource {
-  llvm::SourceMgr sourceMgr;
-  std::unique_ptr<ast::Module> module;
-  const ast::Function *function = nullptr;
-};
-
-/// Reads and parses `path`, then selects `entry` (or the only function).
-/// Diagnostics are printed; returns null on any error.
-std::unique_ptr<LoadedSource> loadSource(llvm::StringRef path,
-                                         llvm::StringRef entry);
+/// The text of `path` (standard input for "-"), under that name: what the
+/// compiler's front end reads. Reports why not and returns null.
+std::unique_ptr<llvm::MemoryBuffer> readSourceFile(llvm::StringRef path);
 
 /// "A, B, C": the parameters' names, for messages.
 std::string listParams(llvm::ArrayRef<ParamInfo> params);
@@ -68,21 +61,21 @@ std::optional<llvm::StringMap<ArgBinding>>
 parseArgBindings(llvm::ArrayRef<std::string> specs,
                  const ast::Function &function);
 
-/// Specialises the loaded function to the `--arg` bindings, which must bind
-/// every parameter. On failure returns nullopt with `exitCode` set
-/// (diagnostics are printed).
-std::optional<Program> specializeFromArgs(LoadedSource &source,
-                                          llvm::ArrayRef<std::string> specs,
-                                          int &exitCode);
+/// The `--arg` bindings of every parameter of `function`, each of which
+/// they must bind. Reports the first problem and returns nullopt (a usage
+/// error).
+std::optional<std::vector<ArgBinding>>
+bindParamsFromArgs(llvm::ArrayRef<std::string> specs,
+                   const ast::Function &function);
 
 /// The data of every parameter of `function`, from `--input` (or `--in`)
 /// or, with `--random`, made from the `--arg` bindings `argSpecs`, and the
-/// bindings that specialise the function to it. Returns the exit code (0 on
-/// success; errors are printed).
-int gatherInputs(llvm::ArrayRef<std::string> argSpecs,
-                 const InputDataArguments &given, const ast::Function &function,
-                 std::vector<ArgBinding> &bindings,
-                 llvm::StringMap<HostTensor> &data);
+/// bindings that specialise the function to it. On an error (printed)
+/// returns nullopt with `exitCode` set.
+std::optional<std::vector<ArgBinding>>
+gatherInputs(llvm::ArrayRef<std::string> argSpecs,
+             const InputDataArguments &given, const ast::Function &function,
+             llvm::StringMap<HostTensor> &data, int &exitCode);
 
 /// The device `--device`/`--profile` name, its profile overridden by the
 /// file. Errors are printed; the caller exits with ExitDeviceError.
@@ -111,14 +104,18 @@ struct DeviceProgram {
   std::unique_ptr<Executor> executor;
 };
 
-/// Chooses the device of `backend` (`--device`, `--profile`), compiles
-/// `program` for its profile and that backend's code (OpenCL C, or SPIR-V
-/// for Vulkan) and prepares the bundle's execution there (`name` for
-/// messages). Returns the exit code; errors are printed.
-int prepareOnDevice(const Program &program, Backend backend,
-                    llvm::StringRef selector, llvm::StringRef profilePath,
-                    llvm::StringRef name, llvm::SourceMgr &sourceMgr,
-                    DeviceProgram &prepared);
+/// Opens the device of `backend` that `--device` and `--profile` choose,
+/// into `prepared`. Returns the exit code; errors are printed.
+int openRunDevice(Backend backend, llvm::StringRef selector,
+                  llvm::StringRef profilePath, DeviceProgram &prepared);
+
+/// The code a program compiled to run on `backend` needs: OpenCL C, or
+/// SPIR-V for Vulkan.
+CompileTargets getRunTargets(Backend backend);
+
+/// Prepares the execution of `prepared.bundle` on `prepared.device` (`name`
+/// for messages). Returns the exit code; errors are printed.
+int prepareExecutor(DeviceProgram &prepared, llvm::StringRef name);
 
 /// The backend `--backend NAME` names for a subcommand that runs on a
 /// device; reports an unknown name (listing `choices`) and returns nullopt.
@@ -137,7 +134,8 @@ enum class EmitKind { None, Tile, Mlir, OpenCL, Spirv, SpirvAsm, Msl, Bundle };
 /// A target that `--target` names for `--emit bundle`.
 enum class TargetKind { OpenCL, Spirv, Msl };
 
-struct CompileOptions {
+/// `tilec compile`'s command line.
+struct CompileCommand {
   std::string inputPath;
   std::string entry;
   std::vector<std::string> argSpecs;
@@ -159,7 +157,7 @@ struct CompileOptions {
   std::string device;
   std::string profile;
 };
-int runCompile(const CompileOptions &options);
+int runCompile(const CompileCommand &command);
 
 struct RunOptions {
   std::string inputPath;

@@ -39,26 +39,35 @@ static bool checkWrtNames(const ast::Function &function,
 }
 
 int tilec::runGrad(const GradOptions &options) {
-  std::unique_ptr<LoadedSource> source =
-      loadSource(options.inputPath, options.entry);
+  std::unique_ptr<MemoryBuffer> source = readSourceFile(options.inputPath);
   if (!source)
     return ExitProgramError;
-  if (!checkWrtNames(*source->function, options.wrt))
-    return ExitUsageError;
-  int exitCode = ExitSuccess;
-  std::optional<Program> program =
-      specializeFromArgs(*source, options.argSpecs, exitCode);
+  SourceMgr sourceMgr;
+  int exitCode = ExitProgramError;
+  std::optional<Program> program = specializeSource(
+      std::move(source), options.entry,
+      [&](const ast::Function &function)
+          -> std::optional<std::vector<ArgBinding>> {
+        std::optional<std::vector<ArgBinding>> bindings;
+        if (checkWrtNames(function, options.wrt))
+          bindings = bindParamsFromArgs(options.argSpecs, function);
+        if (!bindings)
+          exitCode = ExitUsageError;
+        return bindings;
+      },
+      sourceMgr);
   if (!program)
     return exitCode;
   std::optional<Program> gradient =
-      differentiate(*program, options.wrt, source->sourceMgr);
+      differentiate(*program, options.wrt, sourceMgr);
   if (!gradient)
     return ExitProgramError;
 
   std::error_code error;
   ToolOutputFile output(options.outputPath, error, sys::fs::OF_Text);
   if (error) {
-    reportError("cannot write '" + options.outputPath + "': " + error.message());
+    reportError("cannot write '" + options.outputPath +
+                "': " + error.message());
     return ExitUsageError;
   }
   printProgram(*gradient, output.os());

@@ -14,10 +14,14 @@ using namespace llvm;
 
 namespace tilec {
 
-int gatherInputs(ArrayRef<std::string> argSpecs,
-                 const InputDataArguments &given, const ast::Function &function,
-                 std::vector<ArgBinding> &bindings,
-                 StringMap<HostTensor> &data) {
+std::optional<std::vector<ArgBinding>>
+gatherInputs(ArrayRef<std::string> argSpecs, const InputDataArguments &given,
+             const ast::Function &function, StringMap<HostTensor> &data,
+             int &exitCode) {
+  auto fail = [&](int code) {
+    exitCode = code;
+    return std::nullopt;
+  };
   std::vector<ParamInfo> params = getParams(function);
   auto isParam = [&](StringRef name) {
     return llvm::any_of(params,
@@ -27,7 +31,7 @@ int gatherInputs(ArrayRef<std::string> argSpecs,
   std::optional<StringMap<ArgBinding>> parsed =
       parseArgBindings(argSpecs, function);
   if (!parsed)
-    return ExitUsageError;
+    return fail(ExitUsageError);
   StringMap<ArgBinding> &argBindings = *parsed;
 
   std::vector<Expected<InputArgument>> inputs;
@@ -38,18 +42,18 @@ int gatherInputs(ArrayRef<std::string> argSpecs,
   for (Expected<InputArgument> &input : inputs) {
     if (!input) {
       reportError(input.error().message());
-      return ExitUsageError;
+      return fail(ExitUsageError);
     }
     const std::string &name = input->name;
     if (!isParam(name)) {
       reportError("--input names '" + name +
                   "', which is not an input (inputs: " + listParams(params) +
                   ")");
-      return ExitUsageError;
+      return fail(ExitUsageError);
     }
     if (data.count(name)) {
       reportError("--input gives '" + name + "' twice");
-      return ExitUsageError;
+      return fail(ExitUsageError);
     }
     std::optional<HostTensor> tensor = std::move(input->tensor);
     if (!tensor) {
@@ -57,7 +61,7 @@ int gatherInputs(ArrayRef<std::string> argSpecs,
       tensor = readNpy(input->npyPath, error);
       if (!tensor) {
         reportError(error);
-        return ExitProgramError;
+        return fail(ExitProgramError);
       }
     }
     auto arg = argBindings.find(name);
@@ -67,11 +71,12 @@ int gatherInputs(ArrayRef<std::string> argSpecs,
                   formatTensorType(tensor->dtype(), tensor->shape()) +
                   " but --arg says " +
                   formatTensorType(arg->second.dtype, arg->second.shape));
-      return ExitProgramError;
+      return fail(ExitProgramError);
     }
     data[name] = std::move(*tensor);
   }
 
+  std::vector<ArgBinding> bindings;
   for (const auto &[index, param] : llvm::enumerate(params)) {
     if (!data.count(param.name)) {
       auto arg = argBindings.find(param.name);
@@ -80,20 +85,20 @@ int gatherInputs(ArrayRef<std::string> argSpecs,
                     param.name + "=VALUES or --input " + param.name +
                     "=@FILE.npy, or --arg " + param.name +
                     "=DTYPE[dims] with --random");
-        return ExitUsageError;
+        return fail(ExitUsageError);
       }
       Expected<HostTensor> random = randomTensor(
           arg->second.dtype, arg->second.shape, given.seed + index);
       if (!random) {
         reportError("--arg " + param.name + ": " + random.error().message());
-        return ExitProgramError;
+        return fail(ExitProgramError);
       }
       data[param.name] = std::move(*random);
     }
     const HostTensor &tensor = data[param.name];
     bindings.push_back({param.name, tensor.dtype(), tensor.shape()});
   }
-  return ExitSuccess;
+  return bindings;
 }
 
 } // namespace tilec

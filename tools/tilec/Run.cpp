@@ -12,18 +12,11 @@ using namespace llvm;
 
 namespace tilec {
 
-/// Compiles `program` for the chosen device of `backend` and runs it there
-/// on `data`; stores the outputs by name in `outputs`. Returns the exit
-/// code.
-static int runOnDevice(const RunOptions &options, Backend backend,
-                       const Program &program, SourceMgr &sourceMgr,
+/// Runs the prepared program on `data`; stores the outputs by name in
+/// `outputs`. Returns the exit code.
+static int runOnDevice(const RunOptions &options, const DeviceProgram &prepared,
                        const StringMap<HostTensor> &data,
                        StringMap<HostTensor> &outputs) {
-  DeviceProgram prepared;
-  if (int code =
-          prepareOnDevice(program, backend, options.device, options.profile,
-                          options.inputPath, sourceMgr, prepared))
-    return code;
   const Bundle &bundle = prepared.bundle;
   Expected<BundleRun> run =
       prepared.executor->run(tensorsInBundleOrder(bundle, bundle.inputs, data));
@@ -36,6 +29,20 @@ static int runOnDevice(const RunOptions &options, Backend backend,
         std::move(run->outputs[i]);
   if (options.memoryReport)
     outs() << formatMemoryReport(*run, prepared.device->profile()) << "\n";
+  return ExitSuccess;
+}
+
+/// The names of `program`'s outputs, after checking that `--output` names
+/// only those. Returns the exit code (a usage error; it is printed).
+static int getOutputNames(const RunOptions &options, const Program &program,
+                          std::vector<std::string> &outputNames) {
+  for (unsigned id : program.outputs)
+    outputNames.push_back(program.tensors[id].name);
+  if (Status status = checkOutputArguments(options.outputs, outputNames);
+      !status) {
+    reportError(status.error().message());
+    return ExitUsageError;
+  }
   return ExitSuccess;
 }
 
@@ -69,28 +76,50 @@ int runRun(const RunOptions &options) {
     if (!backend)
       return ExitUsageError;
   }
-  std::unique_ptr<LoadedSource> source =
-      loadSource(options.inputPath, options.entry);
+  std::unique_ptr<MemoryBuffer> source = readSourceFile(options.inputPath);
   if (!source)
     return ExitProgramError;
 
-  std::vector<ArgBinding> bindings;
+  // The inputs' data, and from it the bindings of the parameters; the
+  // output names checked before a device is opened.
+  SourceMgr sourceMgr;
   StringMap<HostTensor> data;
-  if (int code = gatherInputs(options.argSpecs, options.inputs,
-                              *source->function, bindings, data))
-    return code;
-  std::optional<Program> program =
-      specialize(*source->function, bindings, source->sourceMgr);
-  if (!program)
-    return ExitProgramError;
-
   std::vector<std::string> outputNames;
-  for (unsigned id : program->outputs)
-    outputNames.push_back(program->tensors[id].name);
-  if (Status status = checkOutputArguments(options.outputs, outputNames);
-      !status) {
-    reportError(status.error().message());
-    return ExitUsageError;
+  int exitCode = ExitProgramError;
+  auto bind = [&](const ast::Function &function) {
+    return gatherInputs(options.argSpecs, options.inputs, function, data,
+                        exitCode);
+  };
+  std::optional<Program> program;
+  DeviceProgram prepared;
+  if (backend) {
+    std::optional<CompiledSource> compiled = compileSource(
+        std::move(source), options.entry, bind,
+        [&](const Program &specialized) -> std::optional<DeviceProfile> {
+          int code = getOutputNames(options, specialized, outputNames);
+          if (!code)
+            code = openRunDevice(*backend, options.device, options.profile,
+                                 prepared);
+          if (code) {
+            exitCode = code;
+            return std::nullopt;
+          }
+          return prepared.device->profile();
+        },
+        getRunTargets(*backend), sourceMgr);
+    if (!compiled)
+      return exitCode;
+    program = std::move(compiled->program);
+    prepared.bundle = std::move(compiled->bundle);
+    if (int code = prepareExecutor(prepared, options.inputPath))
+      return code;
+  } else {
+    program =
+        specializeSource(std::move(source), options.entry, bind, sourceMgr);
+    if (!program)
+      return exitCode;
+    if (int code = getOutputNames(options, *program, outputNames))
+      return code;
   }
 
   std::vector<HostTensor> inputs;
@@ -98,12 +127,11 @@ int runRun(const RunOptions &options) {
     inputs.push_back(data[program->tensors[id].name]);
   StringMap<HostTensor> outputs;
   if (backend) {
-    if (int code = runOnDevice(options, *backend, *program, source->sourceMgr,
-                               data, outputs))
+    if (int code = runOnDevice(options, prepared, data, outputs))
       return code;
   } else {
     std::optional<std::vector<HostTensor>> results =
-        interpret(*program, inputs, source->sourceMgr);
+        interpret(*program, inputs, sourceMgr);
     if (!results)
       return ExitProgramError;
     for (size_t i = 0; i < program->outputs.size(); ++i)
@@ -129,7 +157,7 @@ int runRun(const RunOptions &options) {
     return ExitSuccess;
   }
   outs().flush();
-  return checkAgainstReference(*program, source->sourceMgr, inputs, outputs);
+  return checkAgainstReference(*program, sourceMgr, inputs, outputs);
 }
 
 } // namespace tilec

@@ -143,9 +143,8 @@ std::optional<DeviceProfile> chooseTargetProfile(CompileBackend backend,
   return chosen->profile;
 }
 
-int prepareOnDevice(const Program &program, Backend backend, StringRef selector,
-                    StringRef profilePath, StringRef name, SourceMgr &sourceMgr,
-                    DeviceProgram &prepared) {
+int openRunDevice(Backend backend, StringRef selector, StringRef profilePath,
+                  DeviceProgram &prepared) {
   Expected<std::unique_ptr<OpenedDevice>> device =
       openDevice(backend, selector, profilePath.str());
   if (!device) {
@@ -153,14 +152,17 @@ int prepareOnDevice(const Program &program, Backend backend, StringRef selector,
     return ExitDeviceError;
   }
   prepared.device = std::move(*device);
+  return ExitSuccess;
+}
+
+CompileTargets getRunTargets(Backend backend) {
   CompileTargets targets;
   targets.openCL = backend == Backend::OpenCL;
   targets.spirv = backend == Backend::Vulkan;
-  std::optional<Bundle> bundle =
-      compileProgram(program, prepared.device->profile(), sourceMgr, targets);
-  if (!bundle)
-    return ExitProgramError;
-  prepared.bundle = std::move(*bundle);
+  return targets;
+}
+
+int prepareExecutor(DeviceProgram &prepared, StringRef name) {
   Expected<std::unique_ptr<Executor>> executor =
       prepared.device->prepare(prepared.bundle, name.str());
   if (!executor) {

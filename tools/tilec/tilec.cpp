@@ -237,13 +237,13 @@ int main(int argc, char **argv) {
         emit ? parseTargets(arguments.targets) : std::nullopt;
     if (!targets)
       return ExitUsageError;
-    CompileOptions options{arguments.inputPath,      arguments.entry,
+    CompileCommand command{arguments.inputPath,      arguments.entry,
                            arguments.argSpecs,       *emit,
                            arguments.compileBackend, *targets,
                            arguments.kernel,         arguments.printLocations,
                            arguments.explain,        arguments.outputPath,
                            arguments.device,         arguments.profile};
-    return runCompile(options);
+    return runCompile(command);
   }
   if (app.got_subcommand("run")) {
     if (!checkFormerOutDir(*app.get_subcommand("run"), "tilec"))

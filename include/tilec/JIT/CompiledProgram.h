@@ -40,7 +40,7 @@ struct TensorInfo {
 };
 
 /// A kernel of a compiled program.
-struct KernelInfo {
+struct KernelDescription {
   /// The kernel's entry point.
   std::string name;
   /// `file:line:col` of the statement(s) it computes.
@@ -80,7 +80,7 @@ public:
   /// The results in `-> (...)` order: the order of every run's outputs.
   const std::vector<TensorInfo> &outputs() const;
   /// The kernels, in the order their launches first appear.
-  const std::vector<KernelInfo> &kernels() const;
+  const std::vector<KernelDescription> &kernels() const;
   /// What the scheduler chose for every kernel and why (the text of
   /// `tilec compile --explain`).
   const std::string &schedule() const;
