@@ -140,7 +140,7 @@ private:
   Status upload(const Storage &bound, unsigned part,
                 const std::vector<const HostTensor *> &source);
   /// Host tensors of the outputs' dtypes and shapes, to read back into.
-  std::vector<HostTensor> emptyOutputs() const;
+  std::vector<HostTensor> hostOutputs() const;
   /// Reads back into `outputs` the parts of the outputs whose storage
   /// owner `done` holds.
   Status readBack(const Storage &bound, const std::vector<bool> &done,
@@ -206,7 +206,7 @@ Status RunSkeleton<kBackend, DeviceT, BufferT>::upload(
 
 template <Backend kBackend, class DeviceT, class BufferT>
 std::vector<HostTensor>
-RunSkeleton<kBackend, DeviceT, BufferT>::emptyOutputs() const {
+RunSkeleton<kBackend, DeviceT, BufferT>::hostOutputs() const {
   std::vector<HostTensor> outputs;
   for (unsigned output : preparedBundle.outputs)
     outputs.emplace_back(preparedBundle.buffers[output].dtype,
@@ -248,7 +248,7 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runWhole(
         return status.error();
   BundleRun result;
   if (readOutputs) {
-    result.outputs = emptyOutputs();
+    result.outputs = hostOutputs();
     std::vector<bool> all(bundle.buffers.size(), true);
     if (Status status = readBack(bound, all, result.outputs); !status)
       return status.error();
@@ -273,7 +273,7 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runStreamed(
   std::vector<const HostTensor *> source = hostSources(hostInputs);
   BundleRun result;
   if (readOutputs)
-    result.outputs = emptyOutputs();
+    result.outputs = hostOutputs();
   uint64_t held = 0;
   size_t end = bundle.launches.size();
   for (size_t step = 0; step <= end; ++step) {
