@@ -4,62 +4,124 @@
 
 #include "Failure.h"
 
-#include "../StoragePlan.h"
-#include "../StoredTensor.h"
+#include "../RunSkeleton.h"
 
 #include <algorithm>
 #include <cstring>
-#include <variant>
 
 using namespace tilec;
 using namespace tilec::vulkan;
 
-using VulkanDeviceTensor = StoredTensor<Backend::Vulkan, Device, Buffer>;
+/// The run skeleton with Vulkan's steps, which are recorded: `synchronise`
+/// records them into one command buffer, submits it and waits on its fence.
+/// Transfers go through host-visible staging buffers.
+class VulkanExecutor::Runner final
+    : public RunSkeleton<Backend::Vulkan, Device, Buffer> {
+public:
+  Runner(Device &device, Bundle bundle, std::string name)
+      : RunSkeleton(device, std::move(bundle), std::move(name)) {}
 
-VulkanExecutor::VulkanExecutor(Device &device, Bundle bundle, std::string name)
-    : device(device), program(std::move(bundle)), label(std::move(name)),
-      plan(std::make_unique<StoragePlan>(program)) {}
+  using RunSkeleton::checkBundle;
+  /// Creates a pipeline per launched kernel, checks every launch, and
+  /// allocates a descriptor set and a pair of timestamp queries per launch
+  /// with work-items.
+  Status createPipelines();
+  /// Allocates the storage (RunSkeleton::allocateStorage), then staging for
+  /// the parts that cross to and from the host.
+  Status allocateBuffers();
 
-VulkanExecutor::~VulkanExecutor() = default;
+private:
+  /// A copy between a staging buffer and a bundle buffer's storage.
+  struct Copy {
+    const Buffer *staging;
+    unsigned part;
+  };
+  /// What one submission does, in order: `uploads`, the poisoning of
+  /// `poisoned` (bundle buffers), active launches `launches` (indexes of
+  /// `activeLaunches`), then `readbacks`.
+  struct Submission {
+    std::vector<Copy> uploads;
+    std::vector<unsigned> poisoned;
+    std::vector<size_t> launches;
+    std::vector<Copy> readbacks;
+  };
 
-Error VulkanExecutor::fail(const std::string &message, int driverCode) const {
-  return Error(label + ": " + message, driverCode);
-}
+  Expected<std::shared_ptr<const Buffer>> allocate(unsigned part) override;
+  void beginRun() override;
+  Status write(const Storage &bound, unsigned part,
+               const uint8_t *data) override;
+  Status poison(const Storage &bound, unsigned part) override;
+  Status launch(const Storage &bound, size_t index) override;
+  Status read(const Storage &bound, unsigned part, uint8_t *data) override;
+  Status synchronise(const Storage &bound) override;
+  Expected<std::vector<uint64_t>> launchTimes() override;
 
-Error VulkanExecutor::fail(const Error &error) const {
-  return fail(error.message(), error.driverCode());
-}
+  /// Checks launch `index` against its pipeline and the device.
+  Status checkLaunch(unsigned index) const;
+  /// Records `work` on `bound`, submits it and waits for it.
+  Status submit(const Storage &bound, const Submission &work);
+
+  /// Host-visible copies of the inputs' and outputs' parts, by bundle
+  /// buffer (null for the others).
+  std::vector<std::unique_ptr<Buffer>> staging;
+  /// One per kernel; unset for a kernel that no launch runs.
+  std::vector<std::optional<ComputePipeline>> pipelines;
+  /// The launches with work-items, and a descriptor set and a pair of
+  /// timestamp queries for each.
+  std::vector<unsigned> activeLaunches;
+  std::optional<DescriptorSets> descriptorSets;
+  std::optional<TimestampQueries> timestamps;
+  /// The steps recorded since the last submission, and where each of its
+  /// readbacks goes in host memory.
+  Submission pending;
+  std::vector<uint8_t *> readbackTargets;
+};
 
 Expected<std::unique_ptr<VulkanExecutor>>
 VulkanExecutor::create(Device &device, Bundle bundle, std::string name) {
-  // A bundle built in memory (the JIT's) is checked as a file is.
-  if (Status valid = validateBundle(bundle); !valid)
-    return Error(name + ": " + valid.error().message());
-  std::unique_ptr<VulkanExecutor> executor(
-      new VulkanExecutor(device, std::move(bundle), std::move(name)));
-  if (Status status = executor->createPipelines(); !status)
+  if (Status valid = Runner::checkBundle(bundle, name); !valid)
+    return valid.error();
+  auto runner =
+      std::make_unique<Runner>(device, std::move(bundle), std::move(name));
+  if (Status status = runner->createPipelines(); !status)
     return status.error();
-  if (Status status = executor->allocateBuffers(); !status)
+  if (Status status = runner->allocateBuffers(); !status)
     return status.error();
-  return executor;
+  return std::unique_ptr<VulkanExecutor>(new VulkanExecutor(std::move(runner)));
 }
 
-Status VulkanExecutor::createPipelines() {
+VulkanExecutor::VulkanExecutor(std::unique_ptr<Runner> runner)
+    : runner(std::move(runner)) {}
+
+VulkanExecutor::~VulkanExecutor() = default;
+
+const Bundle &VulkanExecutor::bundle() const { return runner->bundle(); }
+
+Expected<BundleRun> VulkanExecutor::run(const std::vector<HostTensor> &inputs) {
+  return runner->run(inputs);
+}
+
+Expected<std::vector<std::shared_ptr<DeviceTensor>>>
+VulkanExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
+  return runner->runOnDevice(inputs);
+}
+
+Status VulkanExecutor::Runner::createPipelines() {
   // The parser has checked that every kernel has a module or none has.
-  if (!program.kernels.empty() && program.kernels[0].spirv.empty())
-    return fail("the bundle of " + quoted(program.function) +
+  if (!bundle().kernels.empty() && bundle().kernels[0].spirv.empty())
+    return fail("the bundle of " + quoted(bundle().function) +
                 " has no SPIR-V: it was compiled without the spirv target");
-  pipelines.resize(program.kernels.size());
-  for (unsigned k = 0; k < program.kernels.size(); ++k) {
-    const std::string &entry = program.kernels[k].name;
+  pipelines.resize(bundle().kernels.size());
+  for (unsigned k = 0; k < bundle().kernels.size(); ++k) {
+    const std::string &entry = bundle().kernels[k].name;
     Expected<std::shared_ptr<const ShaderModule>> module =
-        device.createShaderModule(program.kernels[k].spirv, entry);
+        device.createShaderModule(bundle().kernels[k].spirv, entry);
     if (!module)
       return fail(plan->describeKernel(k) + ": " + module.error().message(),
                   module.error().driverCode());
     // The first launch of the kernel says how many buffers it takes.
     const BundleLaunch *first = nullptr;
-    for (const BundleLaunch &launch : program.launches)
+    for (const BundleLaunch &launch : bundle().launches)
       if (launch.kernel == k) {
         first = &launch;
         break;
@@ -83,14 +145,11 @@ Status VulkanExecutor::createPipelines() {
   }
 
   std::vector<const ComputePipeline *> uses;
-  for (unsigned l = 0; l < program.launches.size(); ++l) {
+  for (unsigned l = 0; l < bundle().launches.size(); ++l) {
     if (Status status = checkLaunch(l); !status)
       return status;
-    const BundleLaunch &launch = program.launches[l];
-    bool hasWork = true;
-    for (unsigned dim = 0; dim < launch.dims; ++dim)
-      hasWork &= launch.globalSize[dim] != 0;
-    if (!hasWork)
+    const BundleLaunch &launch = bundle().launches[l];
+    if (!hasWorkItems(launch))
       continue;
     activeLaunches.push_back(l);
     uses.push_back(&*pipelines[launch.kernel]);
@@ -107,8 +166,8 @@ Status VulkanExecutor::createPipelines() {
   return Status::success();
 }
 
-Status VulkanExecutor::checkLaunch(unsigned index) const {
-  const BundleLaunch &launch = program.launches[index];
+Status VulkanExecutor::Runner::checkLaunch(unsigned index) const {
+  const BundleLaunch &launch = bundle().launches[index];
   const ComputePipeline &pipeline = *pipelines[launch.kernel];
   const DeviceProfile &profile = device.profile();
   std::string what = plan->describeKernel(launch.kernel) + ", launch #" +
@@ -146,8 +205,8 @@ Status VulkanExecutor::checkLaunch(unsigned index) const {
 }
 
 Expected<std::shared_ptr<const Buffer>>
-VulkanExecutor::allocate(unsigned index) {
-  const BundleBuffer &buffer = program.buffers[index];
+VulkanExecutor::Runner::allocate(unsigned part) {
+  const BundleBuffer &buffer = bundle().buffers[part];
   Expected<Buffer> allocated =
       device.allocate(bufferBytes(buffer), buffer.name);
   if (!allocated)
@@ -158,29 +217,19 @@ VulkanExecutor::allocate(unsigned index) {
   return std::make_shared<const Buffer>(std::move(*allocated));
 }
 
-Status VulkanExecutor::allocateBuffers() {
-  if (Status status = plan->checkFootprint(device.profile(), false); !status)
-    return fail(status.error().message());
-  storage.resize(program.buffers.size());
-  streamed = !plan->fitsWhole(device.profile());
-  for (unsigned i = 0; i < program.buffers.size(); ++i) {
-    if (streamed || !plan->ownsStorage(i))
-      continue;
-    Expected<std::shared_ptr<const Buffer>> allocated = allocate(i);
-    if (!allocated)
-      return allocated.error();
-    storage[i] = std::move(*allocated);
-  }
-  // Staging for the parts that cross to and from the host.
-  staging.resize(program.buffers.size());
-  std::vector<unsigned> hostFacing = program.inputs;
-  hostFacing.insert(hostFacing.end(), program.outputs.begin(),
-                    program.outputs.end());
+Status VulkanExecutor::Runner::allocateBuffers() {
+  if (Status status = allocateStorage(); !status)
+    return status;
+  const Bundle &bundle = this->bundle();
+  staging.resize(bundle.buffers.size());
+  std::vector<unsigned> hostFacing = bundle.inputs;
+  hostFacing.insert(hostFacing.end(), bundle.outputs.begin(),
+                    bundle.outputs.end());
   for (unsigned index : hostFacing)
     for (unsigned part : plan->partsOf(index)) {
       if (staging[part])
         continue;
-      const BundleBuffer &buffer = program.buffers[part];
+      const BundleBuffer &buffer = bundle.buffers[part];
       Expected<Buffer> allocated = device.allocate(
           bufferBytes(buffer), buffer.name, Buffer::Memory::Staging);
       if (!allocated)
@@ -190,17 +239,53 @@ Status VulkanExecutor::allocateBuffers() {
   return Status::success();
 }
 
-void VulkanExecutor::stageInput(unsigned index, const HostTensor &tensor,
-                                std::vector<Copy> &uploads) const {
-  for (unsigned part : plan->partsOf(index)) {
-    const Buffer &buffer = *staging[part];
-    std::memcpy(buffer.mapped(), tensor.data() + plan->partOffset(part),
-                buffer.size());
-    uploads.push_back({&buffer, part});
-  }
+void VulkanExecutor::Runner::beginRun() {
+  pending = Submission();
+  readbackTargets.clear();
 }
 
-Status VulkanExecutor::submit(const Storage &bound, const Submission &work) {
+Status VulkanExecutor::Runner::write(const Storage &, unsigned part,
+                                     const uint8_t *data) {
+  const Buffer &buffer = *staging[part];
+  std::memcpy(buffer.mapped(), data, buffer.size());
+  pending.uploads.push_back({&buffer, part});
+  return Status::success();
+}
+
+Status VulkanExecutor::Runner::poison(const Storage &, unsigned part) {
+  pending.poisoned.push_back(part);
+  return Status::success();
+}
+
+Status VulkanExecutor::Runner::launch(const Storage &, size_t index) {
+  size_t active =
+      std::lower_bound(activeLaunches.begin(), activeLaunches.end(), index) -
+      activeLaunches.begin();
+  pending.launches.push_back(active);
+  return Status::success();
+}
+
+Status VulkanExecutor::Runner::read(const Storage &, unsigned part,
+                                    uint8_t *data) {
+  pending.readbacks.push_back({staging[part].get(), part});
+  readbackTargets.push_back(data);
+  return Status::success();
+}
+
+Status VulkanExecutor::Runner::synchronise(const Storage &bound) {
+  Submission work = std::move(pending);
+  std::vector<uint8_t *> targets = std::move(readbackTargets);
+  beginRun();
+  if (Status status = submit(bound, work); !status)
+    return status;
+  for (size_t r = 0; r < work.readbacks.size(); ++r)
+    std::memcpy(targets[r], work.readbacks[r].staging->mapped(),
+                work.readbacks[r].staging->size());
+  return Status::success();
+}
+
+Status VulkanExecutor::Runner::submit(const Storage &bound,
+                                      const Submission &work) {
   auto storageOf = [&](unsigned index) -> const Buffer & {
     return *bound[plan->storageOwner(index)];
   };
@@ -208,7 +293,7 @@ Status VulkanExecutor::submit(const Storage &bound, const Submission &work) {
   // flight: every submission is waited for).
   for (size_t a : work.launches) {
     std::vector<const Buffer *> args;
-    for (unsigned arg : program.launches[activeLaunches[a]].args)
+    for (unsigned arg : bundle().launches[activeLaunches[a]].args)
       args.push_back(&storageOf(arg));
     device.bindBuffers((*descriptorSets)[a], args);
   }
@@ -223,15 +308,14 @@ Status VulkanExecutor::submit(const Storage &bound, const Submission &work) {
                         storageOf(copy.part).handle(), 1, &region);
       }
     for (unsigned i : work.poisoned)
-      if (plan->isPoisoned(i))
-        vkCmdFillBuffer(commands, bound[i]->handle(), 0, VK_WHOLE_SIZE,
-                        0xFFFFFFFFu);
+      vkCmdFillBuffer(commands, bound[i]->handle(), 0, VK_WHOLE_SIZE,
+                      0xFFFFFFFFu);
     recordMemoryBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
                         VK_ACCESS_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     for (size_t a : work.launches) {
-      const BundleLaunch &launch = program.launches[activeLaunches[a]];
+      const BundleLaunch &launch = bundle().launches[activeLaunches[a]];
       const ComputePipeline &pipeline = *pipelines[launch.kernel];
       if (timed)
         vkCmdResetQueryPool(commands, queries, static_cast<uint32_t>(2 * a), 2);
@@ -276,159 +360,19 @@ Status VulkanExecutor::submit(const Storage &bound, const Submission &work) {
                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
   };
   if (Status status = device.submit(record, "running the kernels of " +
-                                                quoted(program.function));
+                                                quoted(bundle().function));
       !status)
     return fail(status.error());
   return Status::success();
 }
 
-Expected<std::vector<uint64_t>> VulkanExecutor::timeLaunches() {
+Expected<std::vector<uint64_t>> VulkanExecutor::Runner::launchTimes() {
   Expected<std::vector<uint64_t>> durations =
       device.readTimestampPairs(*timestamps);
   if (!durations)
     return fail(durations.error());
-  std::vector<uint64_t> launchNs(program.launches.size(), 0);
+  std::vector<uint64_t> launchNs(bundle().launches.size(), 0);
   for (size_t a = 0; a < durations->size(); ++a)
     launchNs[activeLaunches[a]] = (*durations)[a];
   return launchNs;
-}
-
-Expected<std::vector<uint64_t>>
-VulkanExecutor::execute(const Storage &bound, const std::vector<Copy> &uploads,
-                        const std::vector<Copy> &readbacks) {
-  Submission work{uploads, {}, {}, readbacks};
-  for (unsigned i = 0; i < program.buffers.size(); ++i)
-    work.poisoned.push_back(i);
-  for (size_t a = 0; a < activeLaunches.size(); ++a)
-    work.launches.push_back(a);
-  if (Status status = submit(bound, work); !status)
-    return status.error();
-  return timeLaunches();
-}
-
-Expected<BundleRun> VulkanExecutor::executeStreamed(
-    Storage &bound, const std::vector<Copy> &uploads,
-    const std::vector<Copy> &readbacks, bool deviceResident) {
-  Residency residency = plan->planResidency(deviceResident);
-  size_t end = program.launches.size();
-  BundleRun result;
-  uint64_t held = 0;
-  size_t active = 0;
-  for (size_t step = 0; step <= end; ++step) {
-    Submission work;
-    for (unsigned part : residency.allocated[step]) {
-      held += residency.ranges[part].bytes;
-      result.peakDeviceBytes = std::max(result.peakDeviceBytes, held);
-      if (bound[part])
-        continue;
-      Expected<std::shared_ptr<const Buffer>> allocated = allocate(part);
-      if (!allocated)
-        return allocated.error();
-      bound[part] = std::move(*allocated);
-      work.poisoned.push_back(part);
-      for (const Copy &copy : uploads)
-        if (copy.part == part)
-          work.uploads.push_back(copy);
-    }
-    if (active < activeLaunches.size() && activeLaunches[active] == step)
-      work.launches.push_back(active++);
-    for (unsigned part : residency.released[step])
-      for (const Copy &copy : readbacks)
-        if (plan->storageOwner(copy.part) == part)
-          work.readbacks.push_back(copy);
-    // The submission is waited for: the storage it used may go.
-    if (Status status = submit(bound, work); !status)
-      return status.error();
-    for (unsigned part : residency.released[step]) {
-      held -= residency.ranges[part].bytes;
-      // What stays to the end of a device-resident run is its result.
-      if (step < end)
-        bound[part].reset();
-    }
-  }
-  Expected<std::vector<uint64_t>> launchNs = timeLaunches();
-  if (!launchNs)
-    return launchNs.error();
-  result.launchNs = std::move(*launchNs);
-  return result;
-}
-
-Expected<BundleRun> VulkanExecutor::run(const std::vector<HostTensor> &inputs) {
-  if (Status status = checkBundleInputs(program, inputs); !status)
-    return fail(status.error().message());
-  std::vector<Copy> uploads, readbacks;
-  for (size_t i = 0; i < inputs.size(); ++i)
-    stageInput(program.inputs[i], inputs[i], uploads);
-  for (unsigned output : program.outputs)
-    for (unsigned part : plan->partsOf(output))
-      readbacks.push_back({staging[part].get(), part});
-  BundleRun result;
-  if (streamed) {
-    Storage bound(program.buffers.size());
-    Expected<BundleRun> done =
-        executeStreamed(bound, uploads, readbacks, /*deviceResident=*/false);
-    if (!done)
-      return done.error();
-    result = std::move(*done);
-  } else {
-    Expected<std::vector<uint64_t>> launchNs =
-        execute(storage, uploads, readbacks);
-    if (!launchNs)
-      return launchNs.error();
-    result.launchNs = std::move(*launchNs);
-    result.peakDeviceBytes = plan->totalBytes();
-  }
-  for (unsigned output : program.outputs) {
-    const BundleBuffer &buffer = program.buffers[output];
-    HostTensor tensor(buffer.dtype, buffer.shape);
-    for (unsigned part : plan->partsOf(output))
-      std::memcpy(tensor.data() + plan->partOffset(part),
-                  staging[part]->mapped(), staging[part]->size());
-    result.outputs.push_back(std::move(tensor));
-  }
-  return result;
-}
-
-Expected<std::vector<std::shared_ptr<DeviceTensor>>>
-VulkanExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
-  if (Status status = plan->checkInputCount(inputs.size()); !status)
-    return fail(status.error().message());
-  if (streamed)
-    if (Status status = plan->checkFootprint(device.profile(), true); !status)
-      return fail(status.error().message());
-  Storage bound = storage;
-  std::vector<Copy> uploads;
-  for (unsigned i = 0; i < inputs.size(); ++i) {
-    if (const auto *onDevice =
-            std::get_if<std::shared_ptr<const DeviceTensor>>(&inputs[i])) {
-      if (Status status = VulkanDeviceTensor::bindInput(
-              *plan, program, i, *onDevice, device, bound);
-          !status)
-        return fail(status.error().message());
-      continue;
-    }
-    const HostTensor *host = std::get<const HostTensor *>(inputs[i]);
-    if (Status status = plan->checkHostInput(i, host); !status)
-      return fail(status.error().message());
-    stageInput(program.inputs[i], *host, uploads);
-  }
-  if (streamed) {
-    if (Expected<BundleRun> done =
-            executeStreamed(bound, uploads, {}, /*deviceResident=*/true);
-        !done)
-      return done.error();
-    return VulkanDeviceTensor::wrapOutputs(*plan, program, device, bound);
-  }
-  // Fresh storage for every output, which the returned tensors keep.
-  for (unsigned part : plan->freshParts()) {
-    Expected<std::shared_ptr<const Buffer>> allocated = allocate(part);
-    if (!allocated)
-      return allocated.error();
-    bound[part] = std::move(*allocated);
-  }
-  if (Expected<std::vector<uint64_t>> launchNs = execute(bound, uploads, {});
-      !launchNs)
-    return launchNs.error();
-
-  return VulkanDeviceTensor::wrapOutputs(*plan, program, device, bound);
 }

@@ -336,6 +336,114 @@ TEST_F(ExecutorTest, ABundleLargerThanTheDeviceStreamsThroughIt) {
       << refused.error().message();
 }
 
+/// C = (A + B) + A over 1024 floats through a temporary T = A + B, each
+/// tensor stored as two pieces of 512; the launches go piece by piece
+/// ("vhalf" adds the first 500 elements). 16384 bytes of storage in all,
+/// 6144 at once when streamed, 14336 with A, B and C resident.
+Bundle streamedBundle() {
+  Bundle bundle;
+  bundle.producer = "hand-written";
+  bundle.function = "stream";
+  bundle.kernels = {{"vhalf", "stream.tile:2:3", 500, 6000,
+                     tilec::testing::readTestShader("vadd"), ""}};
+  bundle.buffers = {{"A", Kind::Input, DType::F32, {1024}, std::nullopt},
+                    {"B", Kind::Input, DType::F32, {1024}, std::nullopt},
+                    {"C", Kind::Output, DType::F32, {1024}, std::nullopt},
+                    {"T", Kind::Temporary, DType::F32, {1024}, std::nullopt}};
+  for (unsigned whole = 0; whole < 4; ++whole)
+    for (uint64_t piece = 0; piece < 2; ++piece)
+      bundle.buffers.push_back(
+          {bundle.buffers[whole].name + "." + std::to_string(piece),
+           Kind::Piece,
+           DType::F32,
+           {512},
+           std::nullopt,
+           BufferPiece{whole, piece * 2048}});
+  // A.p is 4 + p, B.p is 6 + p, C.p is 8 + p, T.p is 10 + p.
+  bundle.inputs = {0, 1};
+  bundle.outputs = {2};
+  bundle.launches = {
+      launch1D(0, 512, 64, {4, 6, 10}), launch1D(0, 512, 64, {10, 4, 8}),
+      launch1D(0, 512, 64, {5, 7, 11}), launch1D(0, 512, 64, {11, 5, 9})};
+  return bundle;
+}
+
+/// Expects `tensor` to hold `scale * i` at the elements "vhalf" writes (the
+/// first 500 of each piece of 512) and poison at the others.
+void expectHalvesWritten(const HostTensor &tensor, double scale) {
+  for (int64_t i = 0; i < tensor.numElements(); ++i) {
+    if (i % 512 < 500) {
+      ASSERT_EQ(tensor.getDouble(i), scale * static_cast<double>(i)) << i;
+      continue;
+    }
+    uint32_t bits = 0;
+    std::memcpy(&bits, tensor.data() + 4 * i, 4);
+    ASSERT_EQ(bits, 0xFFFFFFFFu) << i;
+  }
+}
+
+TEST_F(ExecutorTest, AStreamedBundleKeepsItsResultsOnTheDevice) {
+  // Too large for the device whole (16384 bytes), a device-resident run
+  // streams T's pieces and keeps A, B and C throughout; a device tensor
+  // given as an input is bound in place, as in a run that fits whole.
+  descriptor.profile.globalMemBytes = 14336;
+  open();
+  Expected<std::unique_ptr<VulkanExecutor>> executor =
+      prepare(streamedBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1024}, 1), b = iota(DType::F32, {1024}, 2);
+  Expected<BundleRun> run = (*executor)->run({a, b});
+  ASSERT_TRUE(run) << run.error().message();
+  EXPECT_EQ(run->peakDeviceBytes, 6144u);
+  expectHalvesWritten(run->outputs[0], 4);
+  for (uint64_t launchNs : run->launchNs)
+    EXPECT_GT(launchNs, 0u);
+
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> kept =
+      (*executor)->runOnDevice({&a, &b});
+  ASSERT_TRUE(kept) << kept.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> chained =
+      (*executor)->runOnDevice({(*kept)[0], &b});
+  ASSERT_TRUE(chained) << chained.error().message();
+  Expected<HostTensor> first = (*kept)[0]->read();
+  ASSERT_TRUE(first) << first.error().message();
+  expectHalvesWritten(*first, 4);
+  Expected<HostTensor> second = (*chained)[0]->read();
+  ASSERT_TRUE(second) << second.error().message();
+  expectHalvesWritten(*second, 10);
+}
+
+TEST_F(ExecutorTest, WrongInputsNameTheInput) {
+  // The checks and messages of OpenCL's executor: the run skeleton is one.
+  Expected<std::unique_ptr<VulkanExecutor>> executor =
+      prepare(vectorAddBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor good(DType::F32, {1000});
+  Expected<BundleRun> shape =
+      (*executor)->run({good, HostTensor(DType::F32, {999})});
+  ASSERT_FALSE(shape);
+  EXPECT_EQ(shape.error().message(),
+            "test.json: input 'B' is f32[999] but the bundle expects "
+            "f32[1000]");
+  Expected<BundleRun> dtype =
+      (*executor)->run({HostTensor(DType::F64, {1000}), good});
+  ASSERT_FALSE(dtype);
+  EXPECT_EQ(dtype.error().message(),
+            "test.json: input 'A' is f64[1000] but the bundle expects "
+            "f32[1000]");
+  Expected<BundleRun> count = (*executor)->run({good});
+  ASSERT_FALSE(count);
+  EXPECT_EQ(count.error().message(),
+            "test.json: the bundle of 'vadd' takes 2 inputs, not 1");
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> null =
+      (*executor)->runOnDevice(
+          {&good, static_cast<const HostTensor *>(nullptr)});
+  ASSERT_FALSE(null);
+  EXPECT_EQ(null.error().message(),
+            "test.json: input 'B' is a null host tensor but the bundle "
+            "expects f32[1000]");
+}
+
 /// "dadd" over 8 doubles and "fcopy" over 8 floats, one bundle each.
 Bundle f64Bundle(bool useDoubles) {
   Bundle bundle;
