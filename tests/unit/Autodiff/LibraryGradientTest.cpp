@@ -55,6 +55,20 @@ function f(I, F, B) -> (Max, Avg) {
       {"I", "F", "B"});
 }
 
+TEST(LibraryGradient, SameAndDepthwiseConvolutions) {
+  expectGradientsMatch(importing("conv.tile", R"(
+function f(I, F, B, FD, BD) -> (Same, Depthwise) {
+  Same = conv2d_same(I, F, B);
+  Depthwise = depthwise_conv2d(I, FD, BD);
+})"),
+                       {{"I", F64, {1, 5, 4, 2}},
+                        {"F", F64, {3, 2, 2, 3}},
+                        {"B", F64, {3}},
+                        {"FD", F64, {3, 3, 2, 2}},
+                        {"BD", F64, {4}}},
+                       {"I", "F", "B", "FD", "BD"});
+}
+
 TEST(LibraryGradient, CrossEntropies) {
   expectGradientsMatch(importing("losses.tile", R"(
 function f(Logits[M, N], Targets[M, N], Labels[M]) -> (Dense, Sparse) {
