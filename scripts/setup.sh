@@ -17,6 +17,8 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers spirv-tools libspirv-cross-c-shared-dev
   # runtime libraries and test data
   nlohmann-json3-dev libxxhash-dev python3-numpy
+  # examples/train_cnn: reading the gzipped IDX files of Fashion-MNIST, and the data set itself
+  zlib1g-dev dataset-fashion-mnist
   # the command-line parser of tilec and tile-run (header-only)
   libcli11-dev
   # the CLBlast SGEMM baseline of bench/
