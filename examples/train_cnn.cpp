@@ -90,7 +90,7 @@ const std::vector<Parameter> kParameters = {
 };
 
 struct Options {
-  std::string data = "/usr/share/dataset-fashion-mnist";
+  std::string data = "/usr/share/datasets/fashion-mnist";
   int epochs = 12;
   int64_t batch = 128, trainLimit = 0, testLimit = 0;
   uint32_t seed = 1;
