@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # The GPU machine's run, in stages (all of them by default), logs and results in $OUT (or
 # /tmp/gpu-run). Pack here with bench/pack-gpu.sh; there, from the project root:
-#   source .device/setup.sh && bash bench/gpu-run.sh [devices] [bench[=REGEX]] [e2e] [mandelbrot]
+#   source .device/setup.sh && bash bench/gpu-run.sh [devices] [bench[=REGEX]] [e2e] [mandelbrot] \
+#     [train[=EPOCHS]]
 # - devices: the GPU, its driver, the OpenCL platforms and what `tilec devices` sees;
 # - bench: bench/run.py's table (the rows matching REGEX) on the NVIDIA device, beside PyTorch and
 #   CLBlast, while the GPU is otherwise idle;
 # - e2e: the end-to-end suite against the reference interpreter on the GPU's OpenCL device and on
 #   its Vulkan device (without the validation layer, which is not packed);
-# - mandelbrot: the Mandelbrot example's GPU-vs-CPU table.
+# - mandelbrot: the Mandelbrot example's GPU-vs-CPU table;
+# - train: examples/train_cnn on Fashion-MNIST (the directory $TILEC_TRAIN_DATA, default the Debian
+#   package's) for EPOCHS epochs (default 12) on the NVIDIA device through OpenCL, then through
+#   Vulkan, then bench/train_cnn_torch.py, the same network in PyTorch eager, on the same GPU. Not
+#   among the default stages: the data set does not come with the pack.
 set -uo pipefail
 out=${OUT:-/tmp/gpu-run}
 mkdir -p "$out"
@@ -51,8 +56,20 @@ SITE
     TILEC_CACHE_DIR=/tmp/tilec-cache mandelbrot --sizes 500,1000,2000,4000,8000,15000 \
       --image /tmp/mandelbrot.out 2>&1 | tee "$out/mandelbrot.txt"
     ;;
+  train | train=*)
+    epochs=${stage#train}
+    epochs=${epochs#=}
+    data=${TILEC_TRAIN_DATA:-/usr/share/datasets/fashion-mnist}
+    for backend in opencl vulkan; do
+      TILEC_LIBRARY_PATH="$root/lib/tile" TILEC_CACHE_DIR=/tmp/tilec-cache \
+        train_cnn --data "$data" --epochs "${epochs:-12}" --backend $backend --device NVIDIA \
+        2>/dev/null | tee "$out/train-$backend.txt"
+    done
+    python3 bench/train_cnn_torch.py --data "$data" --epochs "${epochs:-12}" 2>&1 |
+      tee "$out/train-pytorch.txt"
+    ;;
   *)
-    echo "gpu-run.sh: unknown stage '$stage' (devices, bench[=REGEX], e2e, mandelbrot)" >&2
+    echo "gpu-run.sh: unknown stage '$stage' (devices, bench[=REGEX], e2e, mandelbrot, train[=EPOCHS])" >&2
     exit 2
     ;;
   esac

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Packs a Release build for a GPU machine that has the vendor's OpenCL and Vulkan drivers but none of
 # Debian's LLVM/MLIR: fills .device/ (git-ignored) with tilec, tile-run, the CLBlast baseline, the
-# Mandelbrot example, every shared library they need that such a machine lacks (xz-compressed where
-# over 256 KiB; .device/setup.sh unpacks them), the OpenCL/Vulkan loader packages, clinfo and lit.
+# Mandelbrot and training examples, every shared library they need that such a machine lacks
+# (xz-compressed where over 256 KiB; .device/setup.sh unpacks them), the OpenCL/Vulkan loader
+# packages, clinfo and lit.
 # Run after building build/; then take .device along and start the command there with
 #   source .device/setup.sh && bash bench/gpu-run.sh
 set -euo pipefail
@@ -13,7 +14,8 @@ grep -qxF '/.device/' "$(git rev-parse --git-path info/exclude)" 2>/dev/null ||
   echo '/.device/' >> "$(git rev-parse --git-path info/exclude)"
 rm -rf .device
 mkdir -p .device/bin .device/lib .device/deb
-bins=(build/bin/tilec build/bin/tile-run build/bin/clblast_sgemm build/examples/mandelbrot)
+bins=(build/bin/tilec build/bin/tile-run build/bin/clblast_sgemm build/examples/mandelbrot
+  build/examples/train_cnn)
 # The C library, the C++ runtime and the loaders are the machine's own.
 skip='^(linux-vdso|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libstdc\+\+|libgcc_s|libOpenCL\.so|libvulkan\.so)'
 for b in "${bins[@]}"; do
