@@ -9,8 +9,8 @@
 
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
-#include "tilec/Target/Bundle.h"
-#include "tilec/Target/OpenCL.h"
+#include "tilec/Bundle/BundleExtraction.h"
+#include "tilec/Target/OpenCL/OpenCL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -151,7 +151,7 @@ protected:
     EXPECT_TRUE(module);
     if (!module)
       return std::nullopt;
-    return extractBundle(*module, "tilec test");
+    return extractBundle(*module, "tilec test", CompileTargets());
   }
 
   mlir::MLIRContext context;

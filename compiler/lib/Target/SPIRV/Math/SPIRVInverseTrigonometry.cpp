@@ -11,7 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SPIRVLowering.h"
+#include "FloatBuilder.h"
+#include "MathExpansions.h"
 
 #include "llvm/Support/MathExtras.h"
 

@@ -1,6 +1,6 @@
 //===- SPIRVTools.cpp - Validating and disassembling with SPIRV-Tools -----===//
 
-#include "tilec/Target/SPIRV.h"
+#include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "SPIRVLowering.h"
 

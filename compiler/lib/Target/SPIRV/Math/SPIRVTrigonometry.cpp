@@ -31,7 +31,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SPIRVLowering.h"
+#include "FloatBuilder.h"
+#include "MathExpansions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

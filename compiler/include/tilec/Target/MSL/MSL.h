@@ -1,14 +1,14 @@
 //===- MSL.h - Metal Shading Language through SPIRV-Cross -------*- C++ -*-===//
 //
 // The Metal target: each kernel's entry point of the SPIR-V module
-// (tilec/Target/SPIRV.h) translated to MSL by SPIRV-Cross, one source per
+// (tilec/Target/SPIRV/SPIRV.h) translated to MSL by SPIRV-Cross, one source per
 // kernel, so that a Metal runtime builds one compute pipeline per kernel
 // (docs/codegen.md, "Running a bundle on a Mac").
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TARGET_MSL_H
-#define TILEC_TARGET_MSL_H
+#ifndef TILEC_TARGET_MSL_MSL_H
+#define TILEC_TARGET_MSL_MSL_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LogicalResult.h"
@@ -34,4 +34,4 @@ mlir::FailureOr<std::string> translateToMSL(mlir::gpu::GPUFuncOp kernel,
 
 } // namespace tilec
 
-#endif // TILEC_TARGET_MSL_H
+#endif // TILEC_TARGET_MSL_MSL_H

@@ -1,6 +1,6 @@
 //===- SPIRVTranslation.cpp - The kernel-ir-to-spirv translation ----------===//
 
-#include "tilec/Target/SPIRV.h"
+#include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TARGET_OPENCL_H
-#define TILEC_TARGET_OPENCL_H
+#ifndef TILEC_TARGET_OPENCL_OPENCL_H
+#define TILEC_TARGET_OPENCL_OPENCL_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LogicalResult.h"
@@ -28,10 +28,19 @@ namespace tilec {
 mlir::LogicalResult printOpenCL(mlir::gpu::GPUModuleOp kernels,
                                 llvm::raw_ostream &os);
 
+/// Whether a kernel stores to its argument `buffer` (which is then not
+/// const, and must not alias another argument of a launch: the bundle's
+/// kernel signatures say so too).
+bool isStoredTo(mlir::BlockArgument buffer);
+
+/// Whether the kernel reads `buffer` (a kernel argument): any use of it but
+/// as the memref a store writes.
+bool isLoadedFrom(mlir::BlockArgument buffer);
+
 /// Registers the `kernel-ir-to-opencl` translation (a builtin.module holding
 /// one gpu.module, to OpenCL C) with mlir-translate's registry.
 void registerKernelIRToOpenCLTranslation();
 
 } // namespace tilec
 
-#endif // TILEC_TARGET_OPENCL_H
+#endif // TILEC_TARGET_OPENCL_OPENCL_H

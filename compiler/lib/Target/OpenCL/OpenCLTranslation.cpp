@@ -1,6 +1,6 @@
 //===- OpenCLTranslation.cpp - The kernel-ir-to-opencl translation --------===//
 
-#include "tilec/Target/OpenCL.h"
+#include "tilec/Target/OpenCL/OpenCL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Target/SPIRV.h"
+#include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "SPIRVLowering.h"
 

@@ -17,8 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_TARGET_OPENCLEMITTER_H
-#define TILEC_LIB_TARGET_OPENCLEMITTER_H
+#ifndef TILEC_LIB_TARGET_OPENCL_OPENCLEMITTER_H
+#define TILEC_LIB_TARGET_OPENCL_OPENCLEMITTER_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -68,14 +68,6 @@ struct ProgramRequirements {
 
 /// Whether a memref in memory space `space` is workgroup (local) memory.
 bool isWorkgroupSpace(mlir::Attribute space);
-
-/// Whether a kernel stores to its argument `buffer` (which is then not
-/// const, and must not alias another argument of a launch).
-bool isStoredTo(mlir::BlockArgument buffer);
-
-/// Whether the kernel reads `buffer` (a kernel argument): any use of it but
-/// as the memref a store writes.
-bool isLoadedFrom(mlir::BlockArgument buffer);
 
 /// The spelling of integer and float literals (OpenCLTypes.cpp).
 /// `value` of integer `type` (i1 as true/false); negative values are
@@ -175,4 +167,4 @@ private:
 
 } // namespace tilec::opencl_c
 
-#endif // TILEC_LIB_TARGET_OPENCLEMITTER_H
+#endif // TILEC_LIB_TARGET_OPENCL_OPENCLEMITTER_H

@@ -15,6 +15,8 @@
 
 #include "SPIRVLowering.h"
 
+#include "Math/FloatBuilder.h"
+
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"

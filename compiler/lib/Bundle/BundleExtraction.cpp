@@ -2,14 +2,13 @@
 //
 // Reads the buffers, kernels and launches of a kernel-IR module (see
 // docs/kernel-ir.md for the conventions checked here) into a Bundle, whose
-// OpenCL C comes from the printer.
+// OpenCL C comes from the printer when a target asks for it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Target/Bundle.h"
+#include "tilec/Bundle/BundleExtraction.h"
 
-#include "OpenCLEmitter.h"
-#include "tilec/Target/OpenCL.h"
+#include "tilec/Target/OpenCL/OpenCL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,7 +43,9 @@ Type storageElementType(DType dtype, MLIRContext *context) {
 
 class BundleExtractor {
 public:
-  BundleExtractor(ModuleOp module, StringRef producer) : module(module) {
+  BundleExtractor(ModuleOp module, StringRef producer,
+                  const CompileTargets &targets)
+      : module(module), targets(targets) {
     bundle.producer = producer.str();
   }
 
@@ -63,6 +64,7 @@ private:
   LogicalResult readLaunch(gpu::LaunchFuncOp launch);
 
   ModuleOp module;
+  CompileTargets targets;
   Bundle bundle;
   gpu::GPUModuleOp kernelModule;
   llvm::DenseMap<Value, unsigned> bufferOf;
@@ -85,6 +87,8 @@ std::optional<Bundle> BundleExtractor::extract() {
   if (failed(readKernels(kernelModule)) ||
       failed(readHostFunction(*hosts.begin())))
     return std::nullopt;
+  if (!targets.openCL)
+    return std::move(bundle);
   llvm::raw_string_ostream source(bundle.openclSource);
   if (failed(printOpenCL(kernelModule, source)))
     return std::nullopt;
@@ -299,8 +303,8 @@ LogicalResult BundleExtractor::readLaunch(gpu::LaunchFuncOp launch) {
         {bundle.buffers[buffer].dtype,
          uint64_t(cast<MemRefType>(kernel.getArgument(position).getType())
                       .getNumElements()),
-         opencl_c::isStoredTo(kernel.getArgument(position)),
-         opencl_c::isLoadedFrom(kernel.getArgument(position))});
+         isStoredTo(kernel.getArgument(position)),
+         isLoadedFrom(kernel.getArgument(position))});
   bool launchedBefore = llvm::any_of(bundle.launches, [&](const auto &other) {
     return other.kernel == entry.kernel;
   });
@@ -323,7 +327,7 @@ LogicalResult BundleExtractor::readLaunch(gpu::LaunchFuncOp launch) {
   // The kernel's arguments are restrict pointers: one that it writes must not
   // be passed twice.
   for (auto [position, buffer] : llvm::enumerate(entry.args))
-    if (opencl_c::isStoredTo(kernel.getArgument(position)) &&
+    if (isStoredTo(kernel.getArgument(position)) &&
         llvm::count(entry.args, buffer) > 1)
       return launch.emitError()
              << "buffer '" << bundle.buffers[buffer].name
@@ -334,8 +338,9 @@ LogicalResult BundleExtractor::readLaunch(gpu::LaunchFuncOp launch) {
 
 } // namespace
 
-std::optional<Bundle> extractBundle(ModuleOp module, StringRef producer) {
-  return BundleExtractor(module, producer).extract();
+std::optional<Bundle> extractBundle(ModuleOp module, StringRef producer,
+                                    const CompileTargets &targets) {
+  return BundleExtractor(module, producer, targets).extract();
 }
 
 } // namespace tilec

@@ -1,6 +1,6 @@
 //===- MSL.cpp - Metal Shading Language through SPIRV-Cross ---------------===//
 
-#include "tilec/Target/MSL.h"
+#include "tilec/Target/MSL/MSL.h"
 
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "llvm/ADT/ScopeExit.h"

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpenCLEmitter.h"
-#include "tilec/Target/OpenCL.h"
+#include "tilec/Target/OpenCL/OpenCL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -86,22 +86,6 @@ bool isWorkgroupSpace(Attribute space) {
   if (auto gpuSpace = dyn_cast_or_null<gpu::AddressSpaceAttr>(space))
     return gpuSpace.getValue() == gpu::AddressSpace::Workgroup;
   return false;
-}
-
-bool isStoredTo(BlockArgument buffer) {
-  return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
-    if (auto store = dyn_cast<memref::StoreOp>(user))
-      return store.getMemRef() == buffer;
-    if (auto store = dyn_cast<vector::StoreOp>(user))
-      return store.getBase() == buffer;
-    return false;
-  });
-}
-
-bool isLoadedFrom(BlockArgument buffer) {
-  return llvm::any_of(buffer.getUsers(), [](Operation *user) {
-    return !isa<memref::StoreOp, vector::StoreOp>(user);
-  });
 }
 
 llvm::raw_ostream &KernelPrinter::indent() { return os.indent(2 * depth); }
@@ -416,6 +400,22 @@ LogicalResult KernelPrinter::printStore(Operation *op) {
 }
 
 } // namespace opencl_c
+
+bool isStoredTo(BlockArgument buffer) {
+  return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
+    if (auto store = dyn_cast<memref::StoreOp>(user))
+      return store.getMemRef() == buffer;
+    if (auto store = dyn_cast<vector::StoreOp>(user))
+      return store.getBase() == buffer;
+    return false;
+  });
+}
+
+bool isLoadedFrom(BlockArgument buffer) {
+  return llvm::any_of(buffer.getUsers(), [](Operation *user) {
+    return !isa<memref::StoreOp, vector::StoreOp>(user);
+  });
+}
 
 LogicalResult printOpenCL(gpu::GPUModuleOp kernels, llvm::raw_ostream &os) {
   auto module = kernels->getParentOfType<ModuleOp>();

@@ -1,45 +1,24 @@
-//===- SPIRVLowering.h - Steps of the SPIR-V target -------------*- C++ -*-===//
+//===- FloatBuilder.h - Building float expressions for SPIR-V ---*- C++ -*-===//
 //
-// The SPIR-V target in three steps, one file each: rewriting a clone of the
-// kernels into what MLIR's conversions translate faithfully
-// (SPIRVPreparation.cpp, with the builtins built from arithmetic: f64 exp,
-// log and the hyperbolic functions in SPIRVFloat64.cpp, f64 sin, cos and tan
-// in SPIRVTrigonometry.cpp, f64 erf in SPIRVErf.cpp, f32 and f64 asin,
-// acos and atan in SPIRVInverseTrigonometry.cpp, and operations on constant
-// zeros in SPIRVZeroOperands.cpp), the conversion and
-// serialisation (SPIRVConversion.cpp), and validation by SPIRV-Tools
-// (SPIRVTools.cpp).
+// The builders that the SPIR-V target's expansions of math builtins
+// (SPIRV/Math/) and its float conversions (SPIRV/) write their arithmetic
+// with: constants, arithmetic, comparisons and polynomials of one float type,
+// and for f64 its bits as i64.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_TARGET_SPIRVLOWERING_H
-#define TILEC_LIB_TARGET_SPIRVLOWERING_H
+#ifndef TILEC_LIB_TARGET_SPIRV_MATH_FLOATBUILDER_H
+#define TILEC_LIB_TARGET_SPIRV_MATH_FLOATBUILDER_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
-#include "mlir/Support/LogicalResult.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/ArrayRef.h"
 
 #include <cstdint>
-#include <string>
 
 namespace tilec {
-
-/// Rewrites `kernels` (a clone) so that every op left converts to SPIR-V with
-/// the language's meaning: bf16 becomes i16 storage with its conversions
-/// expanded into bit operations, the math builtins whose GLSL.std.450
-/// instruction is undefined somewhere, too loose or 32-bit only are
-/// expanded, vector loads and stores become scalar accesses, empty buffers
-/// get one element, and every kernel argument gets its descriptor binding.
-/// Returns failure if the rewriting does not converge.
-mlir::LogicalResult prepareKernelsForSPIRV(mlir::gpu::GPUModuleOp kernels);
-
-/// Rewrites the float operations that llvmpipe would simplify wrongly by
-/// operand identity (a sum or product with a constant +0.0, a quotient of or
-/// by it, x - x) into exact equivalents (SPIRVZeroOperands.cpp).
-void keepZeroOperandsExact(mlir::gpu::GPUModuleOp kernels);
 
 /// `element` in the shape of `like` (a vector type) or alone.
 mlir::Type withElementType(mlir::Type like, mlir::Type element);
@@ -154,34 +133,6 @@ public:
   mlir::Type bitsType;
 };
 
-/// f64 builtins that GLSL.std.450 lacks, built from arithmetic that SPIR-V
-/// defines for f64 (exp, log, tanh, sinh and cosh in SPIRVFloat64.cpp; sin,
-/// cos and tan in SPIRVTrigonometry.cpp; erf in SPIRVErf.cpp), each within a
-/// few ulp over the whole f64 range and with C's results for infinities,
-/// NaNs and zeros.
-mlir::Value buildExpF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildLogF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildTanhF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildSinhF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildCoshF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildSinF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildCosF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildTanF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildErfF64(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-
-/// asin, acos and atan on f32 or f64 (scalars or vectors) from arithmetic
-/// and sqrt (SPIRVInverseTrigonometry.cpp), within a few ulp: GLSL.std.450's
-/// are far looser, and 32-bit only. C's results for infinities, NaNs, zeros
-/// and |x| > 1.
-mlir::Value buildAsin(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildAcos(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-mlir::Value buildAtan(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
-
-/// Validates `words` for kSPIRVTargetEnvName; on failure `error` holds
-/// SPIRV-Tools' message.
-mlir::LogicalResult validateSPIRV(llvm::ArrayRef<uint32_t> words,
-                                  std::string &error);
-
 } // namespace tilec
 
-#endif // TILEC_LIB_TARGET_SPIRVLOWERING_H
+#endif // TILEC_LIB_TARGET_SPIRV_MATH_FLOATBUILDER_H

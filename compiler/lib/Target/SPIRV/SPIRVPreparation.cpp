@@ -12,6 +12,9 @@
 
 #include "SPIRVLowering.h"
 
+#include "Math/FloatBuilder.h"
+#include "Math/MathExpansions.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -30,23 +33,6 @@
 using namespace mlir;
 
 namespace tilec {
-
-Type withElementType(Type like, Type element) {
-  if (auto shaped = dyn_cast<ShapedType>(like))
-    return shaped.clone(element);
-  return element;
-}
-
-Value splatConstant(ImplicitLocOpBuilder &b, Type type, double value) {
-  Type element = getElementTypeOrSelf(type);
-  TypedAttr scalar =
-      isa<FloatType>(element)
-          ? TypedAttr(b.getFloatAttr(element, value))
-          : TypedAttr(b.getIntegerAttr(element, static_cast<int64_t>(value)));
-  if (auto vector = dyn_cast<VectorType>(type))
-    return b.create<arith::ConstantOp>(SplatElementsAttr::get(vector, scalar));
-  return b.create<arith::ConstantOp>(scalar);
-}
 
 /// The element type of `op`'s one result, or null.
 static Type resultElementType(Operation *op) {

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TARGET_SPIRV_H
-#define TILEC_TARGET_SPIRV_H
+#ifndef TILEC_TARGET_SPIRV_SPIRV_H
+#define TILEC_TARGET_SPIRV_SPIRV_H
 
 #include "tilec/Runtime/DeviceProfile.h"
 
@@ -65,4 +65,4 @@ void registerKernelIRToSPIRVTranslation();
 
 } // namespace tilec
 
-#endif // TILEC_TARGET_SPIRV_H
+#endif // TILEC_TARGET_SPIRV_SPIRV_H
