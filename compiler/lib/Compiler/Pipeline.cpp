@@ -2,9 +2,9 @@
 
 #include "tilec/Compiler/Pipeline.h"
 
+#include "tilec/Bundle/BundleExtraction.h"
 #include "tilec/Conversion/ProgramToTile.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
-#include "tilec/Bundle/BundleExtraction.h"
 #include "tilec/Target/MSL/MSL.h"
 #include "tilec/Target/SPIRV/SPIRV.h"
 #include "tilec/Transforms/Lowering.h"

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Bundle/BundleExtraction.h"
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
-#include "tilec/Bundle/BundleExtraction.h"
 #include "tilec/Target/OpenCL/OpenCL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -266,14 +266,14 @@ TEST_F(OpenCLBuildTest, OpenCLPrintedOnlyWhenAsked) {
   EXPECT_EQ(withoutOpenCL->kernels.size(), 1u);
   EXPECT_EQ(diagnostics, "");
   EXPECT_FALSE(extract(text));
-  EXPECT_NE(diagnostics.find("'gpu.subgroup_size' is not part of the kernel IR"),
-            std::string::npos)
+  EXPECT_NE(
+      diagnostics.find("'gpu.subgroup_size' is not part of the kernel IR"),
+      std::string::npos)
       << diagnostics;
   // The same module without the refused op carries its OpenCL C.
   std::optional<Bundle> withOpenCL = extract(kVectorAdd);
   ASSERT_TRUE(withOpenCL);
-  EXPECT_NE(withOpenCL->openclSource.find("void vadd("),
-            std::string::npos);
+  EXPECT_NE(withOpenCL->openclSource.find("void vadd("), std::string::npos);
 }
 
 TEST_F(OpenCLBuildTest, BundleErrors) {

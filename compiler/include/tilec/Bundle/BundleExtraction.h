@@ -1,4 +1,4 @@
-//===- BundleExtraction.h - A runtime bundle off the kernel IR ---*- C++ -*-===//
+//===- BundleExtraction.h - A runtime bundle off the kernel IR --*- C++ -*-===//
 //
 // The runtime's Bundle (tilec/Runtime/Bundle.h) is a plain description of a
 // kernel-IR module: its buffers come from the host function's arguments and

@@ -1,8 +1,8 @@
 //===- SPIRVConversion.cpp - The kernel IR to a SPIR-V binary -------------===//
 //
-// A kernel, cloned alone into a scratch module and prepared
-// (SPIRVPreparation.cpp), is converted by MLIR's upstream GPU, SCF, arith,
-// math, memref, vector and index conversions to a spirv.module; its ABI
+// A kernel, cloned alone into a scratch module and prepared by the passes
+// of tilec/Target/SPIRV/Passes.h, is converted by MLIR's upstream GPU, SCF,
+// arith, math, memref, vector and index conversions to a spirv.module; its ABI
 // attributes become interface variables and entry points, the float widths
 // it computes in keep their signed zeros, infinities and NaNs where the
 // device allows, its version/capability/extension triple shrinks to what it
@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "SPIRVLowering.h"
@@ -212,7 +213,9 @@ translateToSPIRV(gpu::GPUFuncOp kernel,
   builder.setInsertionPointToStart(clone.getBody());
   builder.clone(*kernel);
   clone->setAttr(spirv::getTargetEnvAttrName(), getVulkanTargetEnv(context));
-  if (failed(prepareKernelsForSPIRV(clone)) ||
+  PassManager prepare(context);
+  addSPIRVPreparationPasses(prepare.nest<gpu::GPUModuleOp>());
+  if (failed(prepare.run(*scratch)) ||
       failed(convertToSPIRVDialect(clone, indexBits.getInt() == 64)))
     return failure();
 

@@ -1,19 +1,17 @@
 //===- SPIRVPreparation.cpp - Kernels rewritten for the SPIR-V target -----===//
 //
-// MLIR's SPIR-V conversions translate each op to its closest SPIR-V or
-// GLSL.std.450 instruction. Where that instruction means something else than
-// the kernel IR's op (GLSL's Pow and Atan2 leave cases undefined that Tile
-// defines), has no SPIR-V type to work on (bf16), is too loose (tanh near
-// zero; asin, acos and atan in f32) or is 32-bit only (the transcendentals
-// on f64), the clone of the kernels is rewritten here first into ops that
-// convert exactly.
+// MLIR's SPIR-V conversions translate each op to its closest SPIR-V
+// instruction, and the clone of the kernels is rewritten first where that
+// would not give the kernel IR's meaning, one pass per step (Passes.td).
+// This file holds the structural steps (vector accesses, loops that may not
+// run, storage types, descriptor bindings), the upstream expansions, and the
+// pipeline that orders them with the math (Math/SPIRVExpandMath.cpp), the
+// float conversions (SPIRVFloatConversions.cpp) and the zero operands
+// (SPIRVZeroOperands.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "SPIRVLowering.h"
-
-#include "Math/FloatBuilder.h"
-#include "Math/MathExpansions.h"
+#include "tilec/Target/SPIRV/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -21,307 +19,31 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include "llvm/Support/MathExtras.h"
+namespace tilec {
+#define GEN_PASS_DEF_SPIRVSCALARIZEVECTORACCESSESPASS
+#define GEN_PASS_DEF_SPIRVGUARDLOOPSPASS
+#define GEN_PASS_DEF_SPIRVAPPROXIMATEMATHPASS
+#define GEN_PASS_DEF_SPIRVEXPANDBF16PASS
+#define GEN_PASS_DEF_SPIRVRETYPEFORSTORAGEPASS
+#define GEN_PASS_DEF_SPIRVSETDESCRIPTORBINDINGSPASS
+#include "tilec/Target/SPIRV/Passes.h.inc"
+namespace {
+#define GEN_PASS_REGISTRATION
+#include "tilec/Target/SPIRV/Passes.h.inc"
+} // namespace
+} // namespace tilec
 
 using namespace mlir;
-
-namespace tilec {
-
-/// The element type of `op`'s one result, or null.
-static Type resultElementType(Operation *op) {
-  if (op->getNumResults() != 1)
-    return {};
-  return getElementTypeOrSelf(op->getResult(0).getType());
-}
-
-static bool isF64(Operation *op) {
-  Type element = resultElementType(op);
-  return element && element.isF64();
-}
-
-static bool isF32(Operation *op) {
-  Type element = resultElementType(op);
-  return element && element.isF32();
-}
-
-/// `x` has its sign bit set (-0 and negative NaNs included).
-static Value hasSignBit(ImplicitLocOpBuilder &b, Value x) {
-  Type bitsType = withElementType(
-      x.getType(),
-      b.getIntegerType(
-          getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth()));
-  Value bits = b.create<arith::BitcastOp>(bitsType, x);
-  return b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, bits,
-                                 splatConstant(b, bitsType, 0));
-}
-
-/// C's pow: GLSL's Pow is undefined for a negative base and for a zero base
-/// with y <= 0, and gives NaN for pow(1, inf). Only |x| > 0 reaches it here.
-static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
-  Type type = x.getType();
-  auto cmp = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) {
-    return b.create<arith::CmpFOp>(predicate, lhs, rhs).getResult();
-  };
-  auto select = [&](Value condition, Value yes, Value no) {
-    return b.create<arith::SelectOp>(condition, yes, no).getResult();
-  };
-  Value zero = splatConstant(b, type, 0);
-  Value one = splatConstant(b, type, 1);
-  Value infinity = splatConstant(b, type, INFINITY);
-  Value nan = splatConstant(b, type, NAN);
-
-  Value magnitude = b.create<math::AbsFOp>(x);
-  // f64: e^(y log |x|), as GLSL's Pow is 32-bit only.
-  Value power =
-      getElementTypeOrSelf(type).isF64()
-          ? buildExpF64(b,
-                        b.create<arith::MulFOp>(y, buildLogF64(b, magnitude)))
-          : b.create<math::PowFOp>(magnitude, y).getResult();
-  // pow(+-0, y) is +-inf for y < 0 and +-0 for y > 0.
-  Value zeroBase =
-      select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity, zero);
-  power =
-      select(cmp(arith::CmpFPredicate::OEQ, magnitude, zero), zeroBase, power);
-  // A negative base: the sign of |x|^y for an odd integer y; a finite one
-  // gives NaN unless y is an integer (pow(-inf, y) is 0 or inf).
-  Value isInteger =
-      cmp(arith::CmpFPredicate::OEQ, b.create<math::FloorOp>(y), y);
-  Value half = b.create<math::FloorOp>(
-      b.create<arith::MulFOp>(y, splatConstant(b, type, 0.5)));
-  Value isOdd = b.create<arith::AndIOp>(
-      isInteger,
-      cmp(arith::CmpFPredicate::ONE, b.create<arith::AddFOp>(half, half), y));
-  power = select(b.create<arith::AndIOp>(hasSignBit(b, x), isOdd),
-                 b.create<arith::NegFOp>(power), power);
-  Value belowZero = cmp(arith::CmpFPredicate::OLT, x, zero);
-  Value aboveMinusInfinity =
-      cmp(arith::CmpFPredicate::ONE, x, splatConstant(b, type, -INFINITY));
-  Value negativeBase = b.create<arith::AndIOp>(belowZero, aboveMinusInfinity);
-  power = select(b.create<arith::AndIOp>(
-                     negativeBase,
-                     b.create<arith::XOrIOp>(
-                         isInteger, splatConstant(b, isInteger.getType(), 1))),
-                 nan, power);
-  power = select(cmp(arith::CmpFPredicate::UNO, x, y), nan, power);
-  // pow(x, +-0) = 1, pow(1, y) = 1 and pow(-1, +-inf) = 1, NaNs included.
-  Value isOne = b.create<arith::OrIOp>(
-      cmp(arith::CmpFPredicate::OEQ, y, zero),
-      b.create<arith::OrIOp>(cmp(arith::CmpFPredicate::OEQ, x, one),
-                             b.create<arith::AndIOp>(
-                                 cmp(arith::CmpFPredicate::OEQ, magnitude, one),
-                                 cmp(arith::CmpFPredicate::OEQ,
-                                     b.create<math::AbsFOp>(y), infinity))));
-  return select(isOne, one, power);
-}
-
-/// atan(x): built from arithmetic for f32 and f64, GLSL's Atan otherwise
-/// (f16).
-static Value atanOfType(ImplicitLocOpBuilder &b, Value x) {
-  if (getElementTypeOrSelf(x.getType()).isF16())
-    return b.create<math::AtanOp>(x);
-  return buildAtan(b, x);
-}
-
-/// The f32 or f64 inverse trigonometric builtin that `op` computes, from
-/// arithmetic, or null (f16: GLSL's is precise enough).
-static Value expandInverseTrigonometric(ImplicitLocOpBuilder &b,
-                                        Operation *op) {
-  if (!isF32(op) && !isF64(op))
-    return {};
-  Value x = op->getOperand(0);
-  if (isa<math::AsinOp>(op))
-    return buildAsin(b, x);
-  if (isa<math::AcosOp>(op))
-    return buildAcos(b, x);
-  return buildAtan(b, x);
-}
-
-/// C's atan2 from atan(y / x): SPIR-V's GLSL.std.450 has no Atan2 in MLIR,
-/// and the quotient loses the quadrant, the signed zeros and the cases of
-/// two zeros (C: +-0 or +-pi) and two infinities (+-pi/4 or +-3pi/4).
-static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
-  Type type = x.getType();
-  auto cmp = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) {
-    return b.create<arith::CmpFOp>(predicate, lhs, rhs).getResult();
-  };
-  Value zero = splatConstant(b, type, 0);
-  Value infinity = splatConstant(b, type, INFINITY);
-  Value xNegative = hasSignBit(b, x);
-  // The angle for a negative x (-0 included) or a positive one, with y's
-  // sign.
-  auto signedAngle = [&](double ifPositive, double ifNegative) {
-    Value angle =
-        b.create<arith::SelectOp>(xNegative, splatConstant(b, type, ifNegative),
-                                  splatConstant(b, type, ifPositive));
-    return b.create<math::CopySignOp>(angle, y).getResult();
-  };
-  Value angle = atanOfType(b, b.create<arith::DivFOp>(y, x));
-  angle = b.create<arith::SelectOp>(
-      xNegative,
-      b.create<arith::AddFOp>(
-          angle, signedAngle(llvm::numbers::pi, llvm::numbers::pi)),
-      angle);
-  Value bothZero =
-      b.create<arith::AndIOp>(cmp(arith::CmpFPredicate::OEQ, x, zero),
-                              cmp(arith::CmpFPredicate::OEQ, y, zero));
-  angle = b.create<arith::SelectOp>(bothZero, signedAngle(0, llvm::numbers::pi),
-                                    angle);
-  Value bothInfinite = b.create<arith::AndIOp>(
-      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(x), infinity),
-      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y), infinity));
-  return b.create<arith::SelectOp>(
-      bothInfinite,
-      signedAngle(llvm::numbers::pi / 4, 3 * llvm::numbers::pi / 4), angle);
-}
-
-/// `x` (f64) rounded to f32 *to odd*: truncated toward zero, with the lowest
-/// bit set when that was inexact. Rounding this to a format at least two
-/// bits narrower than f32 (f16, bf16) rounds `x` correctly, once. Vulkan lets a
-/// device round f64 to f32 to nearest or toward zero; both are corrected
-/// here.
-static Value roundToOddF32(ImplicitLocOpBuilder &b, Value x) {
-  Type f32 = withElementType(x.getType(), b.getF32Type());
-  Type i32 = withElementType(x.getType(), b.getI32Type());
-  Value rounded = b.create<arith::TruncFOp>(f32, x);
-  Value awayFromZero = b.create<arith::CmpFOp>(
-      arith::CmpFPredicate::OGT,
-      b.create<math::AbsFOp>(b.create<arith::ExtFOp>(x.getType(), rounded)),
-      b.create<math::AbsFOp>(x));
-  Value bits = b.create<arith::BitcastOp>(i32, rounded);
-  // One ulp toward zero: the magnitude's bits minus one (inf becomes the
-  // largest finite float).
-  Value truncated = b.create<arith::SelectOp>(
-      awayFromZero, b.create<arith::SubIOp>(bits, splatConstant(b, i32, 1)),
-      bits);
-  Value inexact = b.create<arith::CmpFOp>(
-      arith::CmpFPredicate::UNE,
-      b.create<arith::ExtFOp>(
-          x.getType(), b.create<arith::BitcastOp>(f32, truncated).getResult()),
-      x);
-  Value odd = b.create<arith::SelectOp>(
-      inexact, b.create<arith::OrIOp>(truncated, splatConstant(b, i32, 1)),
-      truncated);
-  return b.create<arith::BitcastOp>(f32, odd);
-}
-
-/// f64 to a 16-bit float (f16 or bf16) through f32 rounded to odd, so that
-/// it rounds once: SPIR-V has no bf16, and a Vulkan driver may convert f64
-/// to f16 through f32 rounded to nearest (Mesa does), rounding twice.
-/// Null for other ops.
-static Value expandF64ToHalf(ImplicitLocOpBuilder &b, Operation *op) {
-  auto trunc = dyn_cast<arith::TruncFOp>(op);
-  if (!trunc || !getElementTypeOrSelf(trunc.getIn().getType()).isF64() ||
-      getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth() != 16)
-    return {};
-  return b.create<arith::TruncFOp>(trunc.getType(),
-                                   roundToOddF32(b, trunc.getIn()));
-}
-
-/// Conversions to and from bf16 become conversions through f32, rounding
-/// once; left out are f32 <-> bf16, which MLIR's bf16 expansion handles, and
-/// f64 -> bf16 (expandF64ToHalf).
-static Value expandBF16Conversion(ImplicitLocOpBuilder &b, Operation *op) {
-  Type result = op->getResult(0).getType();
-  Value operand = op->getOperand(0);
-  Type source = operand.getType();
-  Type f32 = withElementType(source, b.getF32Type());
-  Type f64 = withElementType(source, b.getF64Type());
-  bool toBF16 = getElementTypeOrSelf(result).isBF16();
-  bool fromBF16 = getElementTypeOrSelf(source).isBF16();
-  Type f32Result = withElementType(result, b.getF32Type());
-
-  if (fromBF16 && !toBF16) {
-    if (getElementTypeOrSelf(result).isF32())
-      return {};
-    Value wide = b.create<arith::ExtFOp>(f32, operand);
-    OperationState state(op->getLoc(), op->getName(), ValueRange{wide},
-                         TypeRange{result}, op->getAttrs());
-    return b.create(state)->getResult(0);
-  }
-  // To bf16, the rest are conversions from integers (from floats: MLIR's
-  // expansion and expandF64ToHalf).
-  if (!toBF16 || !isa<arith::SIToFPOp, arith::UIToFPOp>(op))
-    return {};
-  unsigned width = getElementTypeOrSelf(source).getIntOrFloatBitWidth();
-  bool isSigned = isa<arith::SIToFPOp>(op);
-  auto convert = [&](Type to) -> Value {
-    if (isSigned)
-      return b.create<arith::SIToFPOp>(to, operand);
-    return b.create<arith::UIToFPOp>(to, operand);
-  };
-  // Up to 16 bits convert to f32 exactly, 32 bits to f64 exactly; 64 bits
-  // round to f64 first (docs/codegen.md).
-  if (width <= 16)
-    return b.create<arith::TruncFOp>(result, convert(f32Result));
-  return b.create<arith::TruncFOp>(result, roundToOddF32(b, convert(f64)));
-}
-
-/// The f64 builtin that `op` computes, from arithmetic, or null.
-static Value expandF64Builtin(ImplicitLocOpBuilder &b, Operation *op) {
-  if (!isF64(op))
-    return {};
-  Value x = op->getOperand(0);
-  if (isa<math::ExpOp>(op))
-    return buildExpF64(b, x);
-  if (isa<math::LogOp>(op))
-    return buildLogF64(b, x);
-  if (isa<math::TanhOp>(op))
-    return buildTanhF64(b, x);
-  if (isa<math::SinhOp>(op))
-    return buildSinhF64(b, x);
-  if (isa<math::CoshOp>(op))
-    return buildCoshF64(b, x);
-  if (isa<math::SinOp>(op))
-    return buildSinF64(b, x);
-  if (isa<math::CosOp>(op))
-    return buildCosF64(b, x);
-  if (isa<math::TanOp>(op))
-    return buildTanF64(b, x);
-  if (isa<math::ErfOp>(op))
-    return buildErfF64(b, x);
-  return {};
-}
-
-/// The math builtins and bf16 conversions rewritten by walking (each op once:
-/// the expansions contain the ops they replace).
-static void expandByWalk(gpu::GPUModuleOp kernels) {
-  SmallVector<Operation *> ops;
-  kernels.walk([&](Operation *op) {
-    if (isa<math::PowFOp, math::Atan2Op, math::AsinOp, math::AcosOp,
-            math::AtanOp, math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
-            math::CoshOp, math::SinOp, math::CosOp, math::TanOp, math::ErfOp,
-            arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::UIToFPOp,
-            arith::FPToSIOp, arith::FPToUIOp>(op))
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    ImplicitLocOpBuilder b(op->getLoc(), op);
-    Value replacement;
-    if (auto pow = dyn_cast<math::PowFOp>(op))
-      replacement = expandPow(b, pow.getLhs(), pow.getRhs());
-    else if (auto atan2 = dyn_cast<math::Atan2Op>(op))
-      replacement = expandAtan2(b, atan2.getLhs(), atan2.getRhs());
-    else if (isa<math::AsinOp, math::AcosOp, math::AtanOp>(op))
-      replacement = expandInverseTrigonometric(b, op);
-    else if (isa<math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
-                 math::CoshOp, math::SinOp, math::CosOp, math::TanOp,
-                 math::ErfOp>(op))
-      replacement = expandF64Builtin(b, op);
-    else if (!(replacement = expandF64ToHalf(b, op)))
-      replacement = expandBF16Conversion(b, op);
-    if (!replacement)
-      continue;
-    op->getResult(0).replaceAllUsesWith(replacement);
-    op->erase();
-  }
-}
+using namespace tilec;
 
 /// `index` + `offset`.
 static Value offsetIndex(ImplicitLocOpBuilder &b, Value index, int64_t offset) {
@@ -460,77 +182,6 @@ static void retypeForStorage(gpu::GPUModuleOp kernels) {
   });
 }
 
-/// `x` (f32) rounded to f16 to nearest, ties to even, from its bits: Vulkan
-/// lets a device convert f32 to f16 rounding to nearest or toward zero (and
-/// NVIDIA's driver does not round to nearest), while the language rounds to
-/// nearest like the reference. The normal range rebiases the exponent and
-/// rounds at bit 13 with integer adds; the subnormal range lets an f32 add of
-/// 0.5 (correctly rounded in Vulkan) do the rounding; overflow becomes inf
-/// and NaN stays a quiet NaN.
-static Value roundToHalf(ImplicitLocOpBuilder &b, Value x, Type halfType) {
-  Type i32 = withElementType(x.getType(), b.getI32Type());
-  Type i16 = withElementType(x.getType(), b.getI16Type());
-  auto constant = [&](uint32_t value) {
-    return b.create<arith::ConstantOp>(
-        i32, b.getIntegerAttr(getElementTypeOrSelf(i32), value));
-  };
-  auto below = [&](Value lhs, uint32_t bound) {
-    return b.create<arith::CmpIOp>(arith::CmpIPredicate::ult, lhs,
-                                   constant(bound));
-  };
-  Value bits = b.create<arith::BitcastOp>(i32, x);
-  Value sign = b.create<arith::AndIOp>(
-      b.create<arith::ShRUIOp>(bits, constant(16)), constant(0x8000));
-  Value magnitude = b.create<arith::AndIOp>(bits, constant(0x7fffffff));
-  Value mantissaTop = b.create<arith::ShRUIOp>(magnitude, constant(13));
-
-  // Normal: exponent bias 127 -> 15 (adding 0xc8000000 subtracts 112 << 23),
-  // plus 0xfff and the lowest kept bit to round half to even.
-  Value normal = b.create<arith::ShRUIOp>(
-      b.create<arith::AddIOp>(
-          b.create<arith::AddIOp>(magnitude, constant(0xc8000fff)),
-          b.create<arith::AndIOp>(mantissaTop, constant(1))),
-      constant(13));
-  // Subnormal (below 2^-14): 0.5 + |x| puts the f16 subnormal's bits at the
-  // bottom of 0.5's mantissa.
-  Value shifted = b.create<arith::AddFOp>(
-      b.create<arith::BitcastOp>(x.getType(), magnitude),
-      splatConstant(b, x.getType(), 0.5));
-  Value subnormal = b.create<arith::SubIOp>(
-      b.create<arith::BitcastOp>(i32, shifted), constant(0x3f000000));
-  // Inf stays inf; NaN keeps the top of its payload and is made quiet.
-  Value nan = b.create<arith::OrIOp>(
-      constant(0x7e00), b.create<arith::AndIOp>(mantissaTop, constant(0x3ff)));
-  Value infOrNan = b.create<arith::SelectOp>(below(magnitude, 0x7f800001),
-                                             constant(0x7c00), nan);
-
-  Value half = b.create<arith::SelectOp>(
-      below(magnitude, 0x38800000), subnormal,
-      b.create<arith::SelectOp>(
-          below(magnitude, 0x477ff000), normal,
-          b.create<arith::SelectOp>(below(magnitude, 0x7f800000),
-                                    constant(0x7c00), infOrNan)));
-  return b.create<arith::BitcastOp>(
-      halfType,
-      b.create<arith::TruncIOp>(i16, b.create<arith::OrIOp>(half, sign))
-          .getResult());
-}
-
-/// Every f32 -> f16 conversion rounds to nearest even (roundToHalf).
-static void roundHalvesToNearest(gpu::GPUModuleOp kernels) {
-  SmallVector<arith::TruncFOp> truncs;
-  kernels.walk([&](arith::TruncFOp trunc) {
-    if (getElementTypeOrSelf(trunc.getIn().getType()).isF32() &&
-        getElementTypeOrSelf(trunc.getType()).isF16())
-      truncs.push_back(trunc);
-  });
-  for (arith::TruncFOp trunc : truncs) {
-    ImplicitLocOpBuilder b(trunc.getLoc(), trunc);
-    trunc.replaceAllUsesWith(roundToHalf(b, trunc.getIn(), trunc.getType()));
-    trunc.erase();
-  }
-}
-
 /// Argument i of every kernel: the storage buffer at set 0, binding i.
 static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
   MLIRContext *context = kernels.getContext();
@@ -541,25 +192,83 @@ static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
           spirv::getInterfaceVarABIAttr(0, i, std::nullopt, context));
 }
 
-LogicalResult prepareKernelsForSPIRV(gpu::GPUModuleOp kernels) {
-  expandByWalk(kernels);
-  roundHalvesToNearest(kernels);
-  scalarizeVectorAccesses(kernels);
-  guardLoopsThatMayNotRun(kernels);
-  RewritePatternSet patterns(kernels.getContext());
-  // f32 only: MLIR's rational approximations of tanh (GLSL's Tanh may be
-  // computed from exponentials, losing all precision near zero and giving
-  // NaN for large operands) and of erf (GLSL.std.450 has none).
-  populatePolynomialApproximateTanhPattern(patterns);
-  populatePolynomialApproximateErfPattern(patterns);
-  arith::populateExpandBFloat16Patterns(patterns);
-  if (failed(applyPatternsAndFoldGreedily(kernels, std::move(patterns))))
-    return kernels.emitError("the rewriting for SPIR-V did not converge");
-  // Last: nothing may fold a constant zero back in.
-  keepZeroOperandsExact(kernels);
-  retypeForStorage(kernels);
-  setDescriptorBindings(kernels);
-  return success();
+/// Applies `patterns` with MLIR's greedy driver, which folds as it goes.
+static LogicalResult applyGreedily(gpu::GPUModuleOp kernels,
+                                   RewritePatternSet &&patterns) {
+  if (succeeded(applyPatternsAndFoldGreedily(kernels, std::move(patterns))))
+    return success();
+  return kernels.emitError("the rewriting for SPIR-V did not converge");
 }
 
-} // namespace tilec
+namespace {
+struct SPIRVScalarizeVectorAccessesPass
+    : tilec::impl::SPIRVScalarizeVectorAccessesPassBase<
+          SPIRVScalarizeVectorAccessesPass> {
+  void runOnOperation() override { scalarizeVectorAccesses(getOperation()); }
+};
+
+struct SPIRVGuardLoopsPass
+    : tilec::impl::SPIRVGuardLoopsPassBase<SPIRVGuardLoopsPass> {
+  void runOnOperation() override { guardLoopsThatMayNotRun(getOperation()); }
+};
+
+struct SPIRVApproximateMathPass
+    : tilec::impl::SPIRVApproximateMathPassBase<SPIRVApproximateMathPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    // f32 only: MLIR's rational approximations of tanh (GLSL's Tanh may be
+    // computed from exponentials, losing all precision near zero and giving
+    // NaN for large operands) and of erf (GLSL.std.450 has none).
+    populatePolynomialApproximateTanhPattern(patterns);
+    populatePolynomialApproximateErfPattern(patterns);
+    if (failed(applyGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+struct SPIRVExpandBF16Pass
+    : tilec::impl::SPIRVExpandBF16PassBase<SPIRVExpandBF16Pass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    arith::populateExpandBFloat16Patterns(patterns);
+    if (failed(applyGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+struct SPIRVRetypeForStoragePass
+    : tilec::impl::SPIRVRetypeForStoragePassBase<SPIRVRetypeForStoragePass> {
+  void runOnOperation() override { retypeForStorage(getOperation()); }
+};
+
+struct SPIRVSetDescriptorBindingsPass
+    : tilec::impl::SPIRVSetDescriptorBindingsPassBase<
+          SPIRVSetDescriptorBindingsPass> {
+  void runOnOperation() override { setDescriptorBindings(getOperation()); }
+};
+} // namespace
+
+void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
+  kernels.addPass(createSPIRVExpandMathPass());
+  kernels.addPass(createSPIRVRoundFloatConversionsPass());
+  kernels.addPass(createSPIRVScalarizeVectorAccessesPass());
+  kernels.addPass(createSPIRVGuardLoopsPass());
+  kernels.addPass(createSPIRVApproximateMathPass());
+  kernels.addPass(createSPIRVExpandBF16Pass());
+  // After the last pass that folds: nothing may fold a constant zero back
+  // in.
+  kernels.addPass(createSPIRVKeepZeroOperandsExactPass());
+  kernels.addPass(createSPIRVRetypeForStoragePass());
+  kernels.addPass(createSPIRVSetDescriptorBindingsPass());
+}
+
+void tilec::registerSPIRVPreparationPasses() {
+  registerTileSPIRVPasses();
+  PassPipelineRegistration<>(
+      "tilec-spirv-prepare",
+      "the SPIR-V target's preparation of a gpu.module's kernels, every "
+      "step in translateToSPIRV's order",
+      [](OpPassManager &pm) {
+        addSPIRVPreparationPasses(pm.nest<gpu::GPUModuleOp>());
+      });
+}

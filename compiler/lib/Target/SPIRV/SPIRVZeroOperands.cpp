@@ -9,11 +9,12 @@
 // SignedZeroInfNanPreserve (Mesa 22.3). These rewrites give each such
 // operation an exact IEEE equivalent that has no +0.0 operand and no repeated
 // one; they cost a select or two, only where a kernel computes with a
-// constant zero.
+// constant zero. The pass tilec-spirv-keep-zero-operands-exact runs after
+// every step that folds.
 //
 //===----------------------------------------------------------------------===//
 
-#include "SPIRVLowering.h"
+#include "tilec/Target/SPIRV/Passes.h"
 
 #include "Math/FloatBuilder.h"
 
@@ -24,9 +25,13 @@
 
 #include <cmath>
 
-using namespace mlir;
-
 namespace tilec {
+#define GEN_PASS_DEF_SPIRVKEEPZEROOPERANDSEXACTPASS
+#include "tilec/Target/SPIRV/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
 
 /// `x` is a constant +0.0 (scalar or splat).
 static bool isPositiveZero(Value x) {
@@ -82,10 +87,7 @@ static Value replacementOf(ImplicitLocOpBuilder &b, Operation *op) {
   return {};
 }
 
-void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
-  // The replacements use math ops that a kernel without math may not have
-  // loaded.
-  kernels.getContext()->loadDialect<math::MathDialect>();
+static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
   // Values the driver would merge (x / 0 - x / 0) are merged first, so that
   // its x - x shows here.
   IRRewriter rewriter(kernels.getContext());
@@ -105,4 +107,10 @@ void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
   }
 }
 
-} // namespace tilec
+namespace {
+struct SPIRVKeepZeroOperandsExactPass
+    : tilec::impl::SPIRVKeepZeroOperandsExactPassBase<
+          SPIRVKeepZeroOperandsExactPass> {
+  void runOnOperation() override { keepZeroOperandsExact(getOperation()); }
+};
+} // namespace
