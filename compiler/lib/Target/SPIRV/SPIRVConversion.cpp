@@ -13,7 +13,7 @@
 #include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/SPIRV.h"
 
-#include "SPIRVLowering.h"
+#include "SPIRVTools.h"
 
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"

@@ -2,7 +2,7 @@
 
 #include "tilec/Target/SPIRV/SPIRV.h"
 
-#include "SPIRVLowering.h"
+#include "SPIRVTools.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/raw_ostream.h"
