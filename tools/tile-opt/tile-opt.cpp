@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
                   mlir::scf::SCFDialect, mlir::spirv::SPIRVDialect,
                   mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
   tilec::registerLoweringPasses();
+  tilec::registerSPIRVPreparationPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
 }

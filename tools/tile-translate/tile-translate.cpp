@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Target/OpenCL.h"
-#include "tilec/Target/SPIRV.h"
+#include "tilec/Target/OpenCL/OpenCL.h"
+#include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 

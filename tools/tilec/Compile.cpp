@@ -5,7 +5,7 @@
 #include "tilec/Compiler/Pipeline.h"
 #include "tilec/Conversion/ProgramToTile.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
-#include "tilec/Target/SPIRV.h"
+#include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -2,11 +2,11 @@
 
 #include "tilec/Compiler/Pipeline.h"
 
+#include "tilec/Bundle/BundleExtraction.h"
 #include "tilec/Conversion/ProgramToTile.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
-#include "tilec/Target/Bundle.h"
-#include "tilec/Target/MSL.h"
-#include "tilec/Target/SPIRV.h"
+#include "tilec/Target/MSL/MSL.h"
+#include "tilec/Target/SPIRV/SPIRV.h"
 #include "tilec/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -176,13 +176,11 @@ std::optional<Bundle> compileProgram(const Program &program,
 
   std::optional<Bundle> bundle;
   if (failed(runInternalStage(context, sourceMgr, "extracting the bundle", [&] {
-        bundle = extractBundle(*module, "tilec " TILEC_VERSION);
+        bundle = extractBundle(*module, "tilec " TILEC_VERSION, targets);
         return success(bundle.has_value());
       })))
     return std::nullopt;
   bundle->explanation = std::move(explanation);
-  if (!targets.openCL)
-    bundle->openclSource.clear();
   // Only when asked: an OpenCL user does not pay for the SPIR-V conversion.
   if ((targets.spirv || targets.msl) &&
       failed(addSPIRVAndMSL(*module, profile, targets.msl, *bundle, sourceMgr)))

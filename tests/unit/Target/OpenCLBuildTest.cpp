@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Bundle/BundleExtraction.h"
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Runtime/OpenCL.h"
-#include "tilec/Target/Bundle.h"
-#include "tilec/Target/OpenCL.h"
+#include "tilec/Target/OpenCL/OpenCL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -146,12 +146,13 @@ protected:
     return outputs;
   }
 
-  std::optional<Bundle> extract(const std::string &text) {
+  std::optional<Bundle> extract(const std::string &text,
+                                const CompileTargets &targets = {}) {
     mlir::OwningOpRef<mlir::ModuleOp> module = parse(text);
     EXPECT_TRUE(module);
     if (!module)
       return std::nullopt;
-    return extractBundle(*module, "tilec test");
+    return extractBundle(*module, "tilec test", targets);
   }
 
   mlir::MLIRContext context;
@@ -243,6 +244,36 @@ TEST_F(OpenCLBuildTest, VectorAddBundle) {
     float sum = a[i] + b[i];
     EXPECT_EQ(c[i], sum * 0.1f) << i;
   }
+}
+
+TEST_F(OpenCLBuildTest, OpenCLPrintedOnlyWhenAsked) {
+  // A kernel that the OpenCL printer refuses: only a bundle that asks for
+  // OpenCL C runs the printer, and fails.
+  std::string text = kVectorAdd;
+  text.replace(text.find("%n = arith.constant 100 : index"),
+               strlen("%n = arith.constant 100 : index"),
+               "%n = arith.constant 100 : index\n"
+               "      %size = gpu.subgroup_size : index");
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &diag) {
+    diagnostics += diag.str() + "\n";
+    return mlir::success();
+  });
+  CompileTargets vulkanOnly{/*openCL=*/false, /*spirv=*/true, /*msl=*/false};
+  std::optional<Bundle> withoutOpenCL = extract(text, vulkanOnly);
+  ASSERT_TRUE(withoutOpenCL) << diagnostics;
+  EXPECT_TRUE(withoutOpenCL->openclSource.empty());
+  EXPECT_EQ(withoutOpenCL->kernels.size(), 1u);
+  EXPECT_EQ(diagnostics, "");
+  EXPECT_FALSE(extract(text));
+  EXPECT_NE(
+      diagnostics.find("'gpu.subgroup_size' is not part of the kernel IR"),
+      std::string::npos)
+      << diagnostics;
+  // The same module without the refused op carries its OpenCL C.
+  std::optional<Bundle> withOpenCL = extract(kVectorAdd);
+  ASSERT_TRUE(withOpenCL);
+  EXPECT_NE(withOpenCL->openclSource.find("void vadd("), std::string::npos);
 }
 
 TEST_F(OpenCLBuildTest, BundleErrors) {

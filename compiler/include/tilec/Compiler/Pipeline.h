@@ -10,6 +10,7 @@
 #ifndef TILEC_COMPILER_PIPELINE_H
 #define TILEC_COMPILER_PIPELINE_H
 
+#include "tilec/Bundle/CompileTargets.h"
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Sema/Program.h"
@@ -26,14 +27,6 @@ class ModuleOp;
 } // namespace mlir
 
 namespace tilec {
-
-/// The code a bundle carries: any subset of the targets. MSL is translated
-/// from the SPIR-V, so it implies SPIR-V.
-struct CompileTargets {
-  bool openCL = true;
-  bool spirv = false;
-  bool msl = false;
-};
 
 /// Callbacks that run on the module between the pipeline's stages, for
 /// tests: one that corrupts the module shows how the pipeline reports a bug

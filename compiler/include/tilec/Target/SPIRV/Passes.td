@@ -1,0 +1,126 @@
+//===- Passes.td - The SPIR-V target's preparation passes --*- tablegen -*-===//
+//
+// What the SPIR-V target does to a clone of the kernels before MLIR's
+// upstream SPIR-V conversion, one pass per step. Each runs on a gpu.module
+// of the kernel IR (docs/kernel-ir.md), and tile-opt runs each alone; the
+// pipeline tilec-spirv-prepare runs them in the order translateToSPIRV
+// does (docs/codegen.md, "How the kernels are converted").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TARGET_SPIRV_PASSES
+#define TILEC_TARGET_SPIRV_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def SPIRVExpandMathPass
+    : Pass<"tilec-spirv-expand-math", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Build the math builtins that GLSL.std.450 gets wrong from "
+                "arithmetic";
+  let description = [{
+    Replaces the math builtins whose GLSL.std.450 instruction means
+    something else than Tile's builtin, is too loose or is 32-bit only:
+    `math.powf` (C's pow: a negative base, zeros and infinities),
+    `math.atan2` (C's quadrants, signed zeros and infinities), `math.asin`,
+    `math.acos` and `math.atan` in f32 and f64, and `math.exp`, `math.log`,
+    `math.tanh`, `math.sinh`, `math.cosh`, `math.sin`, `math.cos`,
+    `math.tan` and `math.erf` in f64 (SPIRV/Math/).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
+def SPIRVRoundFloatConversionsPass
+    : Pass<"tilec-spirv-round-float-conversions", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the float conversions round once, to nearest";
+  let description = [{
+    f64 to f16 or bf16 goes through f32 rounded to odd; conversions to and
+    from bf16 (which SPIR-V lacks) other than from and to f32 go through
+    f32; and f32 to f16 is rounded to nearest even from the bits, as Vulkan
+    lets a device round toward zero.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
+def SPIRVScalarizeVectorAccessesPass
+    : Pass<"tilec-spirv-scalarize-vector-accesses", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Split vector loads and stores into scalar accesses";
+  let description = [{
+    `vector.load` and `vector.store` become one `memref.load` or
+    `memref.store` per element: MLIR 19 converts them to a bitcast of the
+    element pointer to a vector pointer, which Vulkan's logical addressing
+    forbids. A stored `vector.from_elements` stores its scalars as they are.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def SPIRVGuardLoopsPass
+    : Pass<"tilec-spirv-guard-loops", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Give loops that may not run their initial values";
+  let description = [{
+    Puts each `scf.for` with results whose constant bounds do not prove that
+    it runs in an `scf.if` whose other branch yields the initial values:
+    MLIR 19's conversion leaves the results of a loop that runs zero times
+    undefined.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
+def SPIRVApproximateMathPass
+    : Pass<"tilec-spirv-approximate-math", "mlir::gpu::GPUModuleOp"> {
+  let summary = "MLIR's polynomial approximations of f32 tanh and erf";
+  let description = [{
+    GLSL's Tanh may be computed from exponentials (no precision near zero,
+    NaN for large operands) and GLSL.std.450 has no erf: MLIR's rational
+    approximations replace both in f32, folding as they go.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
+def SPIRVExpandBF16Pass
+    : Pass<"tilec-spirv-expand-bf16", "mlir::gpu::GPUModuleOp"> {
+  let summary = "MLIR's expansion of f32 <-> bf16 conversions into bit "
+                "operations";
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def SPIRVKeepZeroOperandsExactPass
+    : Pass<"tilec-spirv-keep-zero-operands-exact", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrite float operations on a constant +0.0 and x - x into "
+                "exact equivalents";
+  let description = [{
+    llvmpipe simplifies a sum or product with a constant +0.0, a quotient of
+    or by it and x - x by operand identity, wrongly for infinities, NaNs and
+    signed zeros. After a CSE (so that the driver's merged x - x shows),
+    each such operation becomes an exact IEEE equivalent with no +0.0
+    operand and no repeated one. Run after every folding step.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
+def SPIRVRetypeForStoragePass
+    : Pass<"tilec-spirv-retype-for-storage", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Store bf16 as i16 and give empty buffers one element";
+  let description = [{
+    Every value gets the type it has in the SPIR-V module: bf16 (only
+    loaded, stored, selected, carried and bitcast once the conversions are
+    expanded) becomes i16, constants included, and a buffer of 0 elements
+    gets one, as SPIR-V has no arrays of length 0.
+  }];
+}
+
+def SPIRVSetDescriptorBindingsPass
+    : Pass<"tilec-spirv-set-descriptor-bindings", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Bind argument i of every kernel to descriptor set 0, "
+                "binding i";
+  let dependentDialects = ["mlir::spirv::SPIRVDialect"];
+}
+
+#endif // TILEC_TARGET_SPIRV_PASSES

@@ -1,0 +1,240 @@
+//===- SPIRVExpandMath.cpp - Math builtins rebuilt for SPIR-V -------------===//
+//
+// MLIR's SPIR-V conversion translates each math op to its GLSL.std.450
+// instruction. Where that instruction means something else than Tile's
+// builtin (GLSL's Pow and Atan2 leave cases undefined that Tile defines), is
+// too loose (asin, acos and atan in f32) or is 32-bit only (the
+// transcendentals on f64), the pass tilec-spirv-expand-math builds the
+// builtin from arithmetic instead (MathExpansions.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/SPIRV/Passes.h"
+
+#include "FloatBuilder.h"
+#include "MathExpansions.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+namespace tilec {
+#define GEN_PASS_DEF_SPIRVEXPANDMATHPASS
+#include "tilec/Target/SPIRV/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+/// The element type of `op`'s one result, or null.
+static Type resultElementType(Operation *op) {
+  if (op->getNumResults() != 1)
+    return {};
+  return getElementTypeOrSelf(op->getResult(0).getType());
+}
+
+static bool isF64(Operation *op) {
+  Type element = resultElementType(op);
+  return element && element.isF64();
+}
+
+static bool isF32(Operation *op) {
+  Type element = resultElementType(op);
+  return element && element.isF32();
+}
+
+/// `x` has its sign bit set (-0 and negative NaNs included).
+static Value hasSignBit(ImplicitLocOpBuilder &b, Value x) {
+  Type bitsType = withElementType(
+      x.getType(),
+      b.getIntegerType(
+          getElementTypeOrSelf(x.getType()).getIntOrFloatBitWidth()));
+  Value bits = b.create<arith::BitcastOp>(bitsType, x);
+  return b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, bits,
+                                 splatConstant(b, bitsType, 0));
+}
+
+/// C's pow: GLSL's Pow is undefined for a negative base and for a zero base
+/// with y <= 0, and gives NaN for pow(1, inf). Only |x| > 0 reaches it here.
+static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
+  Type type = x.getType();
+  auto cmp = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) {
+    return b.create<arith::CmpFOp>(predicate, lhs, rhs).getResult();
+  };
+  auto select = [&](Value condition, Value yes, Value no) {
+    return b.create<arith::SelectOp>(condition, yes, no).getResult();
+  };
+  Value zero = splatConstant(b, type, 0);
+  Value one = splatConstant(b, type, 1);
+  Value infinity = splatConstant(b, type, INFINITY);
+  Value nan = splatConstant(b, type, NAN);
+
+  Value magnitude = b.create<math::AbsFOp>(x);
+  // f64: e^(y log |x|), as GLSL's Pow is 32-bit only.
+  Value power =
+      getElementTypeOrSelf(type).isF64()
+          ? buildExpF64(b,
+                        b.create<arith::MulFOp>(y, buildLogF64(b, magnitude)))
+          : b.create<math::PowFOp>(magnitude, y).getResult();
+  // pow(+-0, y) is +-inf for y < 0 and +-0 for y > 0.
+  Value zeroBase =
+      select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity, zero);
+  power =
+      select(cmp(arith::CmpFPredicate::OEQ, magnitude, zero), zeroBase, power);
+  // A negative base: the sign of |x|^y for an odd integer y; a finite one
+  // gives NaN unless y is an integer (pow(-inf, y) is 0 or inf).
+  Value isInteger =
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::FloorOp>(y), y);
+  Value half = b.create<math::FloorOp>(
+      b.create<arith::MulFOp>(y, splatConstant(b, type, 0.5)));
+  Value isOdd = b.create<arith::AndIOp>(
+      isInteger,
+      cmp(arith::CmpFPredicate::ONE, b.create<arith::AddFOp>(half, half), y));
+  power = select(b.create<arith::AndIOp>(hasSignBit(b, x), isOdd),
+                 b.create<arith::NegFOp>(power), power);
+  Value belowZero = cmp(arith::CmpFPredicate::OLT, x, zero);
+  Value aboveMinusInfinity =
+      cmp(arith::CmpFPredicate::ONE, x, splatConstant(b, type, -INFINITY));
+  Value negativeBase = b.create<arith::AndIOp>(belowZero, aboveMinusInfinity);
+  power = select(b.create<arith::AndIOp>(
+                     negativeBase,
+                     b.create<arith::XOrIOp>(
+                         isInteger, splatConstant(b, isInteger.getType(), 1))),
+                 nan, power);
+  power = select(cmp(arith::CmpFPredicate::UNO, x, y), nan, power);
+  // pow(x, +-0) = 1, pow(1, y) = 1 and pow(-1, +-inf) = 1, NaNs included.
+  Value isOne = b.create<arith::OrIOp>(
+      cmp(arith::CmpFPredicate::OEQ, y, zero),
+      b.create<arith::OrIOp>(cmp(arith::CmpFPredicate::OEQ, x, one),
+                             b.create<arith::AndIOp>(
+                                 cmp(arith::CmpFPredicate::OEQ, magnitude, one),
+                                 cmp(arith::CmpFPredicate::OEQ,
+                                     b.create<math::AbsFOp>(y), infinity))));
+  return select(isOne, one, power);
+}
+
+/// atan(x): built from arithmetic for f32 and f64, GLSL's Atan otherwise
+/// (f16).
+static Value atanOfType(ImplicitLocOpBuilder &b, Value x) {
+  if (getElementTypeOrSelf(x.getType()).isF16())
+    return b.create<math::AtanOp>(x);
+  return buildAtan(b, x);
+}
+
+/// The f32 or f64 inverse trigonometric builtin that `op` computes, from
+/// arithmetic, or null (f16: GLSL's is precise enough).
+static Value expandInverseTrigonometric(ImplicitLocOpBuilder &b,
+                                        Operation *op) {
+  if (!isF32(op) && !isF64(op))
+    return {};
+  Value x = op->getOperand(0);
+  if (isa<math::AsinOp>(op))
+    return buildAsin(b, x);
+  if (isa<math::AcosOp>(op))
+    return buildAcos(b, x);
+  return buildAtan(b, x);
+}
+
+/// C's atan2 from atan(y / x): SPIR-V's GLSL.std.450 has no Atan2 in MLIR,
+/// and the quotient loses the quadrant, the signed zeros and the cases of
+/// two zeros (C: +-0 or +-pi) and two infinities (+-pi/4 or +-3pi/4).
+static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
+  Type type = x.getType();
+  auto cmp = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) {
+    return b.create<arith::CmpFOp>(predicate, lhs, rhs).getResult();
+  };
+  Value zero = splatConstant(b, type, 0);
+  Value infinity = splatConstant(b, type, INFINITY);
+  Value xNegative = hasSignBit(b, x);
+  // The angle for a negative x (-0 included) or a positive one, with y's
+  // sign.
+  auto signedAngle = [&](double ifPositive, double ifNegative) {
+    Value angle =
+        b.create<arith::SelectOp>(xNegative, splatConstant(b, type, ifNegative),
+                                  splatConstant(b, type, ifPositive));
+    return b.create<math::CopySignOp>(angle, y).getResult();
+  };
+  Value angle = atanOfType(b, b.create<arith::DivFOp>(y, x));
+  angle = b.create<arith::SelectOp>(
+      xNegative,
+      b.create<arith::AddFOp>(
+          angle, signedAngle(llvm::numbers::pi, llvm::numbers::pi)),
+      angle);
+  Value bothZero =
+      b.create<arith::AndIOp>(cmp(arith::CmpFPredicate::OEQ, x, zero),
+                              cmp(arith::CmpFPredicate::OEQ, y, zero));
+  angle = b.create<arith::SelectOp>(bothZero, signedAngle(0, llvm::numbers::pi),
+                                    angle);
+  Value bothInfinite = b.create<arith::AndIOp>(
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(x), infinity),
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y), infinity));
+  return b.create<arith::SelectOp>(
+      bothInfinite,
+      signedAngle(llvm::numbers::pi / 4, 3 * llvm::numbers::pi / 4), angle);
+}
+
+/// The f64 builtin that `op` computes, from arithmetic, or null.
+static Value expandF64Builtin(ImplicitLocOpBuilder &b, Operation *op) {
+  if (!isF64(op))
+    return {};
+  Value x = op->getOperand(0);
+  if (isa<math::ExpOp>(op))
+    return buildExpF64(b, x);
+  if (isa<math::LogOp>(op))
+    return buildLogF64(b, x);
+  if (isa<math::TanhOp>(op))
+    return buildTanhF64(b, x);
+  if (isa<math::SinhOp>(op))
+    return buildSinhF64(b, x);
+  if (isa<math::CoshOp>(op))
+    return buildCoshF64(b, x);
+  if (isa<math::SinOp>(op))
+    return buildSinF64(b, x);
+  if (isa<math::CosOp>(op))
+    return buildCosF64(b, x);
+  if (isa<math::TanOp>(op))
+    return buildTanF64(b, x);
+  if (isa<math::ErfOp>(op))
+    return buildErfF64(b, x);
+  return {};
+}
+
+/// Each builtin rewritten once, by walking: the expansions contain the ops
+/// they replace.
+static void expandMath(gpu::GPUModuleOp kernels) {
+  SmallVector<Operation *> ops;
+  kernels.walk([&](Operation *op) {
+    if (isa<math::PowFOp, math::Atan2Op, math::AsinOp, math::AcosOp,
+            math::AtanOp, math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
+            math::CoshOp, math::SinOp, math::CosOp, math::TanOp, math::ErfOp>(
+            op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    Value replacement;
+    if (auto pow = dyn_cast<math::PowFOp>(op))
+      replacement = expandPow(b, pow.getLhs(), pow.getRhs());
+    else if (auto atan2 = dyn_cast<math::Atan2Op>(op))
+      replacement = expandAtan2(b, atan2.getLhs(), atan2.getRhs());
+    else if (isa<math::AsinOp, math::AcosOp, math::AtanOp>(op))
+      replacement = expandInverseTrigonometric(b, op);
+    else
+      replacement = expandF64Builtin(b, op);
+    if (!replacement)
+      continue;
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+  }
+}
+
+namespace {
+struct SPIRVExpandMathPass
+    : tilec::impl::SPIRVExpandMathPassBase<SPIRVExpandMathPass> {
+  void runOnOperation() override { expandMath(getOperation()); }
+};
+} // namespace

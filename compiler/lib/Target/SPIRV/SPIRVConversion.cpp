@@ -1,0 +1,252 @@
+//===- SPIRVConversion.cpp - The kernel IR to a SPIR-V binary -------------===//
+//
+// A kernel, cloned alone into a scratch module and prepared by the passes
+// of tilec/Target/SPIRV/Passes.h, is converted by MLIR's upstream GPU, SCF,
+// arith, math, memref, vector and index conversions to a spirv.module; its ABI
+// attributes become interface variables and entry points, the float widths
+// it computes in keep their signed zeros, infinities and NaNs where the
+// device allows, its version/capability/extension triple shrinks to what it
+// uses, and the serialised words are validated by SPIRV-Tools.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/SPIRV/Passes.h"
+#include "tilec/Target/SPIRV/SPIRV.h"
+
+#include "SPIRVTools.h"
+
+#include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
+#include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
+#include "mlir/Conversion/GPUToSPIRV/GPUToSPIRV.h"
+#include "mlir/Conversion/IndexToSPIRV/IndexToSPIRV.h"
+#include "mlir/Conversion/MathToSPIRV/MathToSPIRV.h"
+#include "mlir/Conversion/MemRefToSPIRV/MemRefToSPIRV.h"
+#include "mlir/Conversion/SCFToSPIRV/SCFToSPIRV.h"
+#include "mlir/Conversion/VectorToSPIRV/VectorToSPIRV.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
+#include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+
+#include <set>
+
+using namespace mlir;
+
+namespace tilec {
+
+/// Vulkan 1.2 (SPIR-V 1.5, where 8- and 16-bit storage are core) with every
+/// capability that some dtype needs; spirv-update-vce then keeps only those
+/// a module uses, so a device needs exactly the features its program uses.
+/// The resource limits only bound what the conversion may assume; the
+/// scheduler already fitted every kernel to the device's profile.
+static spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *context) {
+  using spirv::Capability;
+  Capability capabilities[] = {
+      Capability::Shader,
+      Capability::Int8,
+      Capability::Int16,
+      Capability::Int64,
+      Capability::Float16,
+      Capability::Float64,
+      Capability::StorageBuffer8BitAccess,
+      Capability::StorageBuffer16BitAccess,
+      Capability::SignedZeroInfNanPreserve,
+  };
+  // Core in SPIR-V 1.4, but MLIR 19's spirv-update-vce still asks for the
+  // extension of the SignedZeroInfNanPreserve execution mode.
+  spirv::Extension extensions[] = {spirv::Extension::SPV_KHR_float_controls};
+  auto triple = spirv::VerCapExtAttr::get(spirv::Version::V_1_5, capabilities,
+                                          extensions, context);
+  Builder b(context);
+  auto limits = spirv::ResourceLimitsAttr::get(
+      context, /*max_compute_shared_memory_size=*/65536,
+      /*max_compute_workgroup_invocations=*/1024,
+      /*max_compute_workgroup_size=*/b.getI32ArrayAttr({1024, 1024, 64}),
+      /*subgroup_size=*/32, /*min_subgroup_size=*/std::nullopt,
+      /*max_subgroup_size=*/std::nullopt,
+      /*cooperative_matrix_properties_khr=*/b.getArrayAttr({}),
+      /*cooperative_matrix_properties_nv=*/b.getArrayAttr({}));
+  return spirv::TargetEnvAttr::get(triple, limits, spirv::ClientAPI::Vulkan);
+}
+
+/// The kernel IR's memory spaces: global buffers (no space) are storage
+/// buffers, space 3 is work-group memory.
+static std::optional<spirv::StorageClass> mapMemorySpace(Attribute space) {
+  if (!space)
+    return spirv::StorageClass::StorageBuffer;
+  if (auto number = dyn_cast<IntegerAttr>(space)) {
+    if (number.getInt() == 0)
+      return spirv::StorageClass::StorageBuffer;
+    if (number.getInt() == 3)
+      return spirv::StorageClass::Workgroup;
+  }
+  return std::nullopt;
+}
+
+namespace {
+/// A math builtin that MLIR 19's math-to-SPIR-V patterns leave out, to its
+/// GLSL.std.450 instruction (16 and 32 bits: the preparation has built the
+/// f64 ones, and asin, acos and atan for f32, from arithmetic).
+template <typename MathOp, typename GLOp>
+struct GLSLUnaryPattern final : OpConversionPattern<MathOp> {
+  using OpConversionPattern<MathOp>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MathOp op, typename MathOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    rewriter.replaceOpWithNewOp<GLOp>(op, type, adaptor.getOperand());
+    return success();
+  }
+};
+} // namespace
+
+/// Converts the prepared gpu.module (in its scratch module) to a
+/// spirv.module in its place.
+static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
+                                           bool use64BitIndex) {
+  MLIRContext *context = kernels.getContext();
+  spirv::MemorySpaceToStorageClassConverter memorySpaces(mapMemorySpace);
+  spirv::convertMemRefTypesAndAttrs(kernels, memorySpaces);
+
+  spirv::TargetEnvAttr targetEnv = spirv::lookupTargetEnv(kernels);
+  std::unique_ptr<ConversionTarget> target =
+      SPIRVConversionTarget::get(targetEnv);
+  SPIRVConversionOptions options;
+  options.use64bitIndex = use64BitIndex;
+  // The environment has 8- and 16-bit types; never pack them into i32.
+  options.emulateLT32BitScalarTypes = false;
+  SPIRVTypeConverter typeConverter(targetEnv, options);
+  ScfToSPIRVContext scfContext;
+  RewritePatternSet patterns(context);
+  populateGPUToSPIRVPatterns(typeConverter, patterns);
+  populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
+  arith::populateArithToSPIRVPatterns(typeConverter, patterns);
+  populateMathToSPIRVPatterns(typeConverter, patterns);
+  patterns.add<GLSLUnaryPattern<math::TanOp, spirv::GLTanOp>,
+               GLSLUnaryPattern<math::SinhOp, spirv::GLSinhOp>,
+               GLSLUnaryPattern<math::CoshOp, spirv::GLCoshOp>,
+               GLSLUnaryPattern<math::AsinOp, spirv::GLAsinOp>,
+               GLSLUnaryPattern<math::AcosOp, spirv::GLAcosOp>,
+               GLSLUnaryPattern<math::AtanOp, spirv::GLAtanOp>>(typeConverter,
+                                                                context);
+  populateMemRefToSPIRVPatterns(typeConverter, patterns);
+  populateVectorToSPIRVPatterns(typeConverter, patterns);
+  index::populateIndexToSPIRVPatterns(typeConverter, patterns);
+  populateFuncToSPIRVPatterns(typeConverter, patterns);
+  return applyFullConversion(kernels, *target, std::move(patterns));
+}
+
+/// Decorates the float arithmetic NoContraction: the language rounds every
+/// operation (OpenCL: FP_CONTRACT OFF), and without the decoration a Vulkan
+/// driver may fuse a product and a sum into an fma or reassociate them
+/// (Mesa does), which loses compensated sums and double roundings the
+/// reference computes.
+static void forbidContraction(spirv::ModuleOp module) {
+  UnitAttr unit = UnitAttr::get(module.getContext());
+  module.walk([&](Operation *op) {
+    if (isa<spirv::FAddOp, spirv::FSubOp, spirv::FMulOp, spirv::FDivOp,
+            spirv::FRemOp, spirv::FModOp, spirv::FNegateOp,
+            spirv::VectorTimesScalarOp>(op))
+      op->setAttr("no_contraction", unit);
+  });
+}
+
+/// Declares the SignedZeroInfNanPreserve execution mode on every entry point
+/// for each float width that the module computes in and `preserve` holds.
+/// Without it Vulkan lets the driver assume that no float is an infinity or a
+/// NaN and ignore the sign of zeros (the Vulkan spec's "Precision and
+/// Operation of SPIR-V Instructions"), and drivers fold accordingly.
+static void preserveSignedZeroInfNan(spirv::ModuleOp module,
+                                     const FloatWidths &preserve) {
+  std::set<unsigned> widths;
+  module.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
+          element && preserve.contains(element.getWidth()))
+        widths.insert(element.getWidth());
+  });
+  SmallVector<spirv::EntryPointOp> entryPoints(
+      module.getOps<spirv::EntryPointOp>());
+  OpBuilder builder(module.getContext());
+  for (spirv::EntryPointOp entryPoint : entryPoints) {
+    builder.setInsertionPointAfter(entryPoint);
+    for (unsigned width : widths)
+      builder.create<spirv::ExecutionModeOp>(
+          entryPoint.getLoc(), entryPoint.getFn(),
+          spirv::ExecutionMode::SignedZeroInfNanPreserve,
+          builder.getI32ArrayAttr({static_cast<int32_t>(width)}));
+  }
+}
+
+FailureOr<std::vector<uint32_t>>
+translateToSPIRV(gpu::GPUFuncOp kernel,
+                 const FloatWidths &signedZeroInfNanPreserve) {
+  auto kernels = kernel->getParentOfType<gpu::GPUModuleOp>();
+  if (!kernels)
+    return kernel.emitError("a kernel to translate must be in a gpu.module");
+  MLIRContext *context = kernel.getContext();
+  context->loadDialect<spirv::SPIRVDialect>();
+  auto parent = kernels->getParentOfType<ModuleOp>();
+  auto indexBits =
+      parent ? parent->getAttrOfType<IntegerAttr>("tile.index_bits") : nullptr;
+  if (!indexBits || (indexBits.getInt() != 32 && indexBits.getInt() != 64))
+    return kernels.emitError("the kernel IR's module needs tile.index_bits, "
+                             "32 or 64");
+
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(kernels.getLoc());
+  OpBuilder builder(context);
+  builder.setInsertionPointToStart(scratch->getBody());
+  // The kernel alone in a module of its own: the module then declares only
+  // its Workgroup memory, which Vulkan charges per module, not per entry
+  // point.
+  auto clone =
+      builder.create<gpu::GPUModuleOp>(kernels.getLoc(), kernels.getName());
+  clone->setAttrs(kernels->getAttrs());
+  builder.setInsertionPointToStart(clone.getBody());
+  builder.clone(*kernel);
+  clone->setAttr(spirv::getTargetEnvAttrName(), getVulkanTargetEnv(context));
+  PassManager prepare(context);
+  addSPIRVPreparationPasses(prepare.nest<gpu::GPUModuleOp>());
+  if (failed(prepare.run(*scratch)) ||
+      failed(convertToSPIRVDialect(clone, indexBits.getInt() == 64)))
+    return failure();
+
+  auto spirvModules = scratch->getOps<spirv::ModuleOp>();
+  if (llvm::range_size(spirvModules) != 1)
+    return kernels.emitError("the SPIR-V conversion did not produce one "
+                             "spirv.module");
+  spirv::ModuleOp spirvModule = *spirvModules.begin();
+  forbidContraction(spirvModule);
+  // The entry points come from the ABI attributes; the execution modes then
+  // go on them, before spirv-update-vce keeps the capabilities they need.
+  PassManager lowerABI(context);
+  lowerABI.nest<spirv::ModuleOp>().addPass(
+      spirv::createSPIRVLowerABIAttributesPass());
+  if (failed(lowerABI.run(*scratch)))
+    return failure();
+  preserveSignedZeroInfNan(spirvModule, signedZeroInfNanPreserve);
+  PassManager updateVCE(context);
+  updateVCE.nest<spirv::ModuleOp>().addPass(spirv::createSPIRVUpdateVCEPass());
+  if (failed(updateVCE.run(*scratch)))
+    return failure();
+
+  SmallVector<uint32_t> words;
+  if (failed(spirv::serialize(spirvModule, words)))
+    return failure();
+  std::string error;
+  if (failed(validateSPIRV(words, error)))
+    return kernel.emitError("internal error: the SPIR-V module of kernel '")
+           << kernel.getName() << "' is invalid for " << kSPIRVTargetEnvName
+           << ": " << error;
+  return std::vector<uint32_t>(words.begin(), words.end());
+}
+
+} // namespace tilec

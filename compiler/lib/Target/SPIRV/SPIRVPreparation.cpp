@@ -1,0 +1,274 @@
+//===- SPIRVPreparation.cpp - Kernels rewritten for the SPIR-V target -----===//
+//
+// MLIR's SPIR-V conversions translate each op to its closest SPIR-V
+// instruction, and the clone of the kernels is rewritten first where that
+// would not give the kernel IR's meaning, one pass per step (Passes.td).
+// This file holds the structural steps (vector accesses, loops that may not
+// run, storage types, descriptor bindings), the upstream expansions, and the
+// pipeline that orders them with the math (Math/SPIRVExpandMath.cpp), the
+// float conversions (SPIRVFloatConversions.cpp) and the zero operands
+// (SPIRVZeroOperands.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/SPIRV/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_SPIRVSCALARIZEVECTORACCESSESPASS
+#define GEN_PASS_DEF_SPIRVGUARDLOOPSPASS
+#define GEN_PASS_DEF_SPIRVAPPROXIMATEMATHPASS
+#define GEN_PASS_DEF_SPIRVEXPANDBF16PASS
+#define GEN_PASS_DEF_SPIRVRETYPEFORSTORAGEPASS
+#define GEN_PASS_DEF_SPIRVSETDESCRIPTORBINDINGSPASS
+#include "tilec/Target/SPIRV/Passes.h.inc"
+namespace {
+#define GEN_PASS_REGISTRATION
+#include "tilec/Target/SPIRV/Passes.h.inc"
+} // namespace
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+/// `index` + `offset`.
+static Value offsetIndex(ImplicitLocOpBuilder &b, Value index, int64_t offset) {
+  if (offset == 0)
+    return index;
+  return b.create<arith::AddIOp>(index,
+                                 b.create<arith::ConstantIndexOp>(offset));
+}
+
+/// vector.load and vector.store of a vector<NxT> become N scalar accesses.
+/// MLIR 19 converts them to a bitcast of the element pointer to a vector
+/// pointer, which Vulkan's logical addressing forbids (spirv-val: "not a
+/// logical pointer"); the scalars are what a driver vectorises anyway.
+static void scalarizeVectorAccesses(gpu::GPUModuleOp kernels) {
+  SmallVector<Operation *> accesses;
+  kernels.walk([&](Operation *op) {
+    if (isa<vector::LoadOp, vector::StoreOp>(op))
+      accesses.push_back(op);
+  });
+  for (Operation *op : accesses) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      VectorType type = load.getVectorType();
+      Value vector = b.create<arith::ConstantOp>(b.getZeroAttr(type));
+      for (int64_t i = 0, e = type.getNumElements(); i < e; ++i) {
+        Value element = b.create<memref::LoadOp>(
+            load.getBase(), offsetIndex(b, load.getIndices().back(), i));
+        vector = b.create<vector::InsertOp>(element, vector, i);
+      }
+      load.replaceAllUsesWith(vector);
+    } else {
+      auto store = cast<vector::StoreOp>(op);
+      Value vector = store.getValueToStore();
+      // A vector built of scalars (vector.from_elements, which MLIR 19
+      // does not convert) stores them as they are.
+      auto built = vector.getDefiningOp<vector::FromElementsOp>();
+      for (int64_t i = 0, e = store.getVectorType().getNumElements(); i < e;
+           ++i)
+        b.create<memref::StoreOp>(
+            built ? built.getElements()[i]
+                  : Value(b.create<vector::ExtractOp>(vector, i)),
+            store.getBase(), offsetIndex(b, store.getIndices().back(), i));
+      op->erase();
+      if (built && built->use_empty())
+        built->erase();
+      continue;
+    }
+    op->erase();
+  }
+}
+
+/// MLIR 19 converts the results of an scf.for to function variables that
+/// only the loop's body stores (spirv.mlir.loop has no results), so a loop
+/// that runs zero times leaves its results undefined instead of equal to
+/// its initial values (lavapipe reads 0: a work-item without tuples lost its
+/// reduction's identity). Each loop with results that may run zero times is
+/// therefore put in an scf.if that yields the initial values when it does
+/// not run; both branches of an scf.if store its results.
+static void guardLoopsThatMayNotRun(gpu::GPUModuleOp kernels) {
+  SmallVector<scf::ForOp> loops;
+  kernels.walk([&](scf::ForOp loop) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+    if (loop.getNumResults() != 0 && !(lower && upper && *lower < *upper))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops) {
+    ImplicitLocOpBuilder b(loop.getLoc(), loop);
+    // scf.for compares its bounds as signed integers.
+    Value runs = b.create<arith::CmpIOp>(
+        arith::CmpIPredicate::slt, loop.getLowerBound(), loop.getUpperBound());
+    auto guard = b.create<scf::IfOp>(loop.getResultTypes(), runs,
+                                     /*withElseRegion=*/true);
+    loop->replaceAllUsesWith(guard.getResults());
+    loop->moveBefore(guard.thenBlock(), guard.thenBlock()->end());
+    b.setInsertionPointToEnd(guard.thenBlock());
+    b.create<scf::YieldOp>(loop.getResults());
+    b.setInsertionPointToEnd(guard.elseBlock());
+    b.create<scf::YieldOp>(loop.getInitArgs());
+  }
+}
+
+/// The type a value has in the SPIR-V module: bf16 is stored as its bits,
+/// and an empty buffer gets one (never accessed) element, as SPIR-V has no
+/// arrays of length 0.
+static Type storageType(Type type) {
+  Builder b(type.getContext());
+  if (type.isBF16())
+    return b.getI16Type();
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    SmallVector<int64_t> shape(memref.getShape());
+    if (shape.size() == 1 && shape[0] == 0)
+      shape[0] = 1;
+    return MemRefType::get(shape, storageType(memref.getElementType()),
+                           memref.getLayout(), memref.getMemorySpace());
+  }
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(storageType(vector.getElementType()));
+  return type;
+}
+
+/// Gives every value its storageType. After the bf16 expansion, bf16 values
+/// are only loaded, stored, selected, carried and bitcast to and from i16,
+/// so retyping them leaves bitcasts from i16 to i16, which are dropped.
+static void retypeForStorage(gpu::GPUModuleOp kernels) {
+  auto retype = [](Value value) {
+    value.setType(storageType(value.getType()));
+  };
+  kernels.walk([&](Operation *op) {
+    llvm::for_each(op->getResults(), retype);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::for_each(block.getArguments(), retype);
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+      FunctionType type = func.getFunctionType();
+      func.setFunctionType(FunctionType::get(
+          op->getContext(), llvm::map_to_vector(type.getInputs(), storageType),
+          type.getResults()));
+    }
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      if (auto value = dyn_cast<FloatAttr>(constant.getValue());
+          value && value.getType().isBF16())
+        constant.setValueAttr(IntegerAttr::get(
+            constant.getType(), value.getValue().bitcastToAPInt()));
+      else if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+               dense && dense.getElementType().isBF16())
+        constant.setValueAttr(
+            dense.bitcast(Builder(op->getContext()).getI16Type()));
+    }
+  });
+  kernels.walk([](arith::BitcastOp bitcast) {
+    if (bitcast.getIn().getType() == bitcast.getType()) {
+      bitcast.replaceAllUsesWith(bitcast.getIn());
+      bitcast.erase();
+    }
+  });
+}
+
+/// Argument i of every kernel: the storage buffer at set 0, binding i.
+static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
+  MLIRContext *context = kernels.getContext();
+  for (auto kernel : kernels.getOps<gpu::GPUFuncOp>())
+    for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i)
+      kernel.setArgAttr(
+          i, spirv::getInterfaceVarABIAttrName(),
+          spirv::getInterfaceVarABIAttr(0, i, std::nullopt, context));
+}
+
+/// Applies `patterns` with MLIR's greedy driver, which folds as it goes.
+static LogicalResult applyGreedily(gpu::GPUModuleOp kernels,
+                                   RewritePatternSet &&patterns) {
+  if (succeeded(applyPatternsAndFoldGreedily(kernels, std::move(patterns))))
+    return success();
+  return kernels.emitError("the rewriting for SPIR-V did not converge");
+}
+
+namespace {
+struct SPIRVScalarizeVectorAccessesPass
+    : tilec::impl::SPIRVScalarizeVectorAccessesPassBase<
+          SPIRVScalarizeVectorAccessesPass> {
+  void runOnOperation() override { scalarizeVectorAccesses(getOperation()); }
+};
+
+struct SPIRVGuardLoopsPass
+    : tilec::impl::SPIRVGuardLoopsPassBase<SPIRVGuardLoopsPass> {
+  void runOnOperation() override { guardLoopsThatMayNotRun(getOperation()); }
+};
+
+struct SPIRVApproximateMathPass
+    : tilec::impl::SPIRVApproximateMathPassBase<SPIRVApproximateMathPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    // f32 only: MLIR's rational approximations of tanh (GLSL's Tanh may be
+    // computed from exponentials, losing all precision near zero and giving
+    // NaN for large operands) and of erf (GLSL.std.450 has none).
+    populatePolynomialApproximateTanhPattern(patterns);
+    populatePolynomialApproximateErfPattern(patterns);
+    if (failed(applyGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+struct SPIRVExpandBF16Pass
+    : tilec::impl::SPIRVExpandBF16PassBase<SPIRVExpandBF16Pass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    arith::populateExpandBFloat16Patterns(patterns);
+    if (failed(applyGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+struct SPIRVRetypeForStoragePass
+    : tilec::impl::SPIRVRetypeForStoragePassBase<SPIRVRetypeForStoragePass> {
+  void runOnOperation() override { retypeForStorage(getOperation()); }
+};
+
+struct SPIRVSetDescriptorBindingsPass
+    : tilec::impl::SPIRVSetDescriptorBindingsPassBase<
+          SPIRVSetDescriptorBindingsPass> {
+  void runOnOperation() override { setDescriptorBindings(getOperation()); }
+};
+} // namespace
+
+void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
+  kernels.addPass(createSPIRVExpandMathPass());
+  kernels.addPass(createSPIRVRoundFloatConversionsPass());
+  kernels.addPass(createSPIRVScalarizeVectorAccessesPass());
+  kernels.addPass(createSPIRVGuardLoopsPass());
+  kernels.addPass(createSPIRVApproximateMathPass());
+  kernels.addPass(createSPIRVExpandBF16Pass());
+  // After the last pass that folds: nothing may fold a constant zero back
+  // in.
+  kernels.addPass(createSPIRVKeepZeroOperandsExactPass());
+  kernels.addPass(createSPIRVRetypeForStoragePass());
+  kernels.addPass(createSPIRVSetDescriptorBindingsPass());
+}
+
+void tilec::registerSPIRVPreparationPasses() {
+  registerTileSPIRVPasses();
+  PassPipelineRegistration<>(
+      "tilec-spirv-prepare",
+      "the SPIR-V target's preparation of a gpu.module's kernels, every "
+      "step in translateToSPIRV's order",
+      [](OpPassManager &pm) {
+        addSPIRVPreparationPasses(pm.nest<gpu::GPUModuleOp>());
+      });
+}

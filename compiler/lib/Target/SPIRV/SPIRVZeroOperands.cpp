@@ -1,0 +1,116 @@
+//===- SPIRVZeroOperands.cpp - Float operations on zeros, kept exact ------===//
+//
+// llvmpipe (lavapipe) builds its machine code with gallivm, whose helpers
+// simplify by operand identity before any float-controls check: a product
+// with the constant +0.0 is +0.0 (lp_build_mul), a quotient by it is undef
+// (lp_build_div), a quotient of it is +0.0, a sum with it is the other
+// operand (lp_build_add: -0 for -0 + 0), and x - x is +0.0 (lp_build_sub).
+// So B / 0.0 came out NaN and atan2(B, 0.0) 0, with or without
+// SignedZeroInfNanPreserve (Mesa 22.3). These rewrites give each such
+// operation an exact IEEE equivalent that has no +0.0 operand and no repeated
+// one; they cost a select or two, only where a kernel computes with a
+// constant zero. The pass tilec-spirv-keep-zero-operands-exact runs after
+// every step that folds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/SPIRV/Passes.h"
+
+#include "Math/FloatBuilder.h"
+
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+
+#include <cmath>
+
+namespace tilec {
+#define GEN_PASS_DEF_SPIRVKEEPZEROOPERANDSEXACTPASS
+#include "tilec/Target/SPIRV/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+/// `x` is a constant +0.0 (scalar or splat).
+static bool isPositiveZero(Value x) {
+  return matchPattern(x, m_PosZeroFloat());
+}
+
+/// `zero` (a +-0 with `x`'s sign) where `x` is a number of the kind that
+/// `keep` selects, else NaN.
+static Value signedZeroOrNaN(FloatBuilder &f, Value keep, Value x) {
+  Value zero = f.b.create<math::CopySignOp>(f.constant(0), x);
+  return f.select(keep, zero, f.constant(NAN));
+}
+
+/// The exact replacement of `op`, or null where it needs none.
+static Value replacementOf(ImplicitLocOpBuilder &b, Operation *op) {
+  if (op->getNumOperands() != 2)
+    return {};
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  FloatBuilder f(b, lhs.getType());
+  auto isFinite = [&](Value x) {
+    return f.cmp(arith::CmpFPredicate::OLT, f.abs(x), f.constant(INFINITY));
+  };
+  if (isa<arith::DivFOp>(op)) {
+    // x / +0 is x * +inf: +-inf for a non-zero x, NaN for 0 and NaN.
+    if (isPositiveZero(rhs))
+      return f.mul(lhs, f.constant(INFINITY));
+    // +0 / y is +-0 with y's sign, NaN for a zero or NaN y.
+    if (isPositiveZero(lhs))
+      return signedZeroOrNaN(
+          f, f.cmp(arith::CmpFPredicate::OGT, f.abs(rhs), f.constant(0)), rhs);
+    return {};
+  }
+  if (isa<arith::AddFOp>(op)) {
+    // x + +0 is x, but +0 for -0.
+    if (isPositiveZero(rhs))
+      std::swap(lhs, rhs);
+    if (isPositiveZero(lhs))
+      return f.select(f.cmp(arith::CmpFPredicate::OEQ, rhs, f.constant(0)),
+                      f.constant(0), rhs);
+    return {};
+  }
+  if (isa<arith::MulFOp>(op)) {
+    // x * +0 is +-0 with x's sign for a finite x, NaN otherwise.
+    if (isPositiveZero(rhs))
+      std::swap(lhs, rhs);
+    if (isPositiveZero(lhs))
+      return signedZeroOrNaN(f, isFinite(rhs), rhs);
+    return {};
+  }
+  // x - x is +0 for a finite x, NaN otherwise.
+  if (isa<arith::SubFOp>(op) && lhs == rhs)
+    return f.select(isFinite(lhs), f.constant(0), f.constant(NAN));
+  return {};
+}
+
+static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
+  // Values the driver would merge (x / 0 - x / 0) are merged first, so that
+  // its x - x shows here.
+  IRRewriter rewriter(kernels.getContext());
+  DominanceInfo dominance(kernels);
+  eliminateCommonSubExpressions(rewriter, dominance, kernels);
+  SmallVector<Operation *> candidates;
+  kernels.walk([&](Operation *op) {
+    if (isa<arith::AddFOp, arith::DivFOp, arith::MulFOp, arith::SubFOp>(op))
+      candidates.push_back(op);
+  });
+  for (Operation *op : candidates) {
+    ImplicitLocOpBuilder b(op->getLoc(), op);
+    if (Value replacement = replacementOf(b, op)) {
+      op->getResult(0).replaceAllUsesWith(replacement);
+      op->erase();
+    }
+  }
+}
+
+namespace {
+struct SPIRVKeepZeroOperandsExactPass
+    : tilec::impl::SPIRVKeepZeroOperandsExactPassBase<
+          SPIRVKeepZeroOperandsExactPass> {
+  void runOnOperation() override { keepZeroOperandsExact(getOperation()); }
+};
+} // namespace

@@ -1,0 +1,55 @@
+// tilec-spirv-expand-math alone: pow, atan2 and the f32 inverse
+// trigonometric builtins, and the f64 transcendentals, are built from
+// arithmetic; an f16 atan (GLSL's is precise enough) and an f32 exp (GLSL's
+// Exp is defined for 32 bits) are left to the conversion.
+// RUN: tile-opt --tilec-spirv-expand-math %s | FileCheck %s
+
+module {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @expanded
+    // f32 pow: GLSL's Pow of |x|, with C's cases selected around it.
+    // CHECK: %[[MAGNITUDE:.*]] = math.absf %{{.*}} : f32
+    // CHECK: math.powf %[[MAGNITUDE]], %{{.*}} : f32
+    // CHECK: math.floor
+    // atan2 and asin from arithmetic: no math op of their own is left.
+    // CHECK-NOT: math.atan2
+    // CHECK-NOT: math.asin
+    // CHECK-NOT: math.exp
+    // CHECK-NOT: math.sin
+    // CHECK: memref.store
+    // CHECK-NOT: math.atan2
+    // CHECK-NOT: math.asin
+    // CHECK-NOT: math.exp
+    // CHECK-NOT: math.sin
+    // CHECK: gpu.return
+    gpu.func @expanded(%x: f32, %y: f32, %d: f64, %out: memref<8xf32>, %outd: memref<8xf64>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %pow = math.powf %x, %y : f32
+      %atan2 = math.atan2 %y, %x : f32
+      %asin = math.asin %x : f32
+      %exp = math.exp %d : f64
+      %sin = math.sin %d : f64
+      memref.store %pow, %out[%c0] : memref<8xf32>
+      memref.store %atan2, %out[%c1] : memref<8xf32>
+      memref.store %asin, %out[%c2] : memref<8xf32>
+      memref.store %exp, %outd[%c0] : memref<8xf64>
+      memref.store %sin, %outd[%c1] : memref<8xf64>
+      gpu.return
+    }
+    // The builtins whose GLSL.std.450 instruction is right stay.
+    // CHECK-LABEL: gpu.func @kept
+    // CHECK: math.atan %{{.*}} : f16
+    // CHECK: math.exp %{{.*}} : f32
+    // CHECK: gpu.return
+    gpu.func @kept(%h: f16, %x: f32, %out: memref<2xf16>, %outf: memref<2xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %atan = math.atan %h : f16
+      %exp = math.exp %x : f32
+      memref.store %atan, %out[%c0] : memref<2xf16>
+      memref.store %exp, %outf[%c0] : memref<2xf32>
+      gpu.return
+    }
+  }
+}

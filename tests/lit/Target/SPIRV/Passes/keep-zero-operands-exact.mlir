@@ -1,0 +1,51 @@
+// tilec-spirv-keep-zero-operands-exact alone: the operations that llvmpipe
+// simplifies by operand identity get exact equivalents; x / 0.0 - x / 0.0
+// is merged into x - x first.
+// RUN: tile-opt --tilec-spirv-keep-zero-operands-exact %s | FileCheck %s
+
+module {
+  gpu.module @kernels {
+    gpu.func @zeros(%x: f32, %out: memref<8xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
+      %zero = arith.constant 0.0 : f32
+      %div = arith.divf %x, %zero : f32
+      %mul = arith.mulf %zero, %x : f32
+      %add = arith.addf %x, %zero : f32
+      %div2 = arith.divf %x, %zero : f32
+      %sub = arith.subf %div, %div2 : f32
+      memref.store %div, %out[%c0] : memref<8xf32>
+      memref.store %mul, %out[%c1] : memref<8xf32>
+      memref.store %add, %out[%c2] : memref<8xf32>
+      memref.store %sub, %out[%c3] : memref<8xf32>
+      gpu.return
+    }
+  }
+}
+
+// CHECK-LABEL: gpu.func @zeros
+// x / +0.0 is x * +inf.
+// CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: %[[DIV:.*]] = arith.mulf %arg0, %[[INF]] : f32
+// +0.0 * x is copysign(0, x) for a finite x, else NaN.
+// CHECK: %[[ABS:.*]] = math.absf %arg0 : f32
+// CHECK: %[[FINITE:.*]] = arith.cmpf olt, %[[ABS]], %{{.*}} : f32
+// CHECK: %[[SIGNED:.*]] = math.copysign %{{.*}}, %arg0 : f32
+// CHECK: %[[MUL:.*]] = arith.select %[[FINITE]], %[[SIGNED]], %{{.*}} : f32
+// x + +0.0 is +0 for a zero x, else x.
+// CHECK: %[[ISZERO:.*]] = arith.cmpf oeq, %arg0, %{{.*}} : f32
+// CHECK: %[[ADD:.*]] = arith.select %[[ISZERO]], %{{.*}}, %arg0 : f32
+// x / 0.0 - x / 0.0, merged into x - x: +0 for a finite x, else NaN.
+// CHECK: %[[ABSDIV:.*]] = math.absf %[[DIV]] : f32
+// CHECK: %[[DIVFINITE:.*]] = arith.cmpf olt, %[[ABSDIV]], %{{.*}} : f32
+// CHECK: %[[SUB:.*]] = arith.select %[[DIVFINITE]], %{{.*}}, %{{.*}} : f32
+// CHECK-NOT: arith.divf
+// CHECK-NOT: arith.subf
+// CHECK-NOT: arith.addf
+// CHECK: memref.store %[[DIV]], %arg1[%c0]
+// CHECK: memref.store %[[MUL]], %arg1[%c1]
+// CHECK: memref.store %[[ADD]], %arg1[%c2]
+// CHECK: memref.store %[[SUB]], %arg1[%c3]
