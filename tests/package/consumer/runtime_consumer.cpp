@@ -9,8 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/Bundle.h"
-#include "tilec/Runtime/DeviceChoice.h"
-#include "tilec/Runtime/OpenCLExecutor.h"
+#include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/TensorSummary.h"
 
 #include <algorithm>
@@ -31,11 +30,11 @@ int main(int argc, char **argv) {
   Expected<Bundle> bundle = readBundle(argv[1]);
   if (!bundle)
     return fail(bundle.error().message());
-  Expected<std::unique_ptr<opencl::Device>> device = openChosenDevice("", "");
+  Expected<std::unique_ptr<Device>> device = Device::open(DeviceRequest());
   if (!device)
     return fail(device.error().message());
-  Expected<std::unique_ptr<OpenCLExecutor>> executor =
-      OpenCLExecutor::create(**device, std::move(*bundle), argv[1]);
+  Expected<std::unique_ptr<Executor>> executor =
+      (*device)->prepare(std::move(*bundle), argv[1]);
   if (!executor)
     return fail(executor.error().message());
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Runtime/OpenCL.h"
+#include "OpenCL/OpenCL.h"
 
 #include "DeviceFixture.h"
 

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/HostTensor.h"
-#include "tilec/Runtime/OpenCL.h"
+#include "OpenCL/OpenCL.h"
 #include "tilec/Target/Bundle.h"
 #include "tilec/Target/OpenCL.h"
 

@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_RUNTIME_OPENCL_H
-#define TILEC_RUNTIME_OPENCL_H
+#ifndef TILEC_RUNTIME_LIB_OPENCL_OPENCL_H
+#define TILEC_RUNTIME_LIB_OPENCL_OPENCL_H
 
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Runtime/Status.h"
@@ -406,4 +406,4 @@ private:
 
 } // namespace tilec::opencl
 
-#endif // TILEC_RUNTIME_OPENCL_H
+#endif // TILEC_RUNTIME_LIB_OPENCL_OPENCL_H
