@@ -10,7 +10,6 @@
 
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/Device.h"
-#include "tilec/Runtime/TensorSummary.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -52,8 +51,12 @@ int main(int argc, char **argv) {
     return fail(run.error().message());
   for (size_t k = 0; k < program.outputs.size(); ++k) {
     const HostTensor &output = run->outputs[k];
-    std::printf("%s: %s", program.buffers[program.outputs[k]].name.c_str(),
-                formatTensorType(output.dtype(), output.shape()).c_str());
+    std::printf("%s: %s[", program.buffers[program.outputs[k]].name.c_str(),
+                dtypeName(output.dtype()));
+    for (size_t d = 0; d < output.shape().size(); ++d)
+      std::printf("%s%lld", d ? ", " : "",
+                  static_cast<long long>(output.shape()[d]));
+    std::printf("]");
     for (int64_t i = 0; i < std::min<int64_t>(output.numElements(), 8); ++i)
       std::printf(" %g", output.getDouble(i));
     std::printf("\n");
