@@ -23,19 +23,12 @@ namespace examples {
   std::exit(1);
 }
 
-/// The value of a JIT call's `result`, or leaves with its failure described
-/// (with the compiler's diagnostics).
+/// The value of a JIT or runtime call's `result` (the runtime's Expected is
+/// the JIT's: HostTensor::from and view, DeviceTensor::read), or leaves with
+/// its failure described (with the compiler's diagnostics).
 template <class T> T valueOrExit(tilec::jit::Expected<T> result) {
   if (!result)
     fail(result.error().describe());
-  return std::move(*result);
-}
-
-/// The value of a runtime call's `result` (HostTensor::from and view,
-/// DeviceTensor::read), or leaves with its failure.
-template <class T> T valueOrExit(tilec::Expected<T> result) {
-  if (!result)
-    fail(result.error().message());
   return std::move(*result);
 }
 

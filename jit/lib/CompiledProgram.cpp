@@ -3,7 +3,6 @@
 #include "tilec/JIT/CompiledProgram.h"
 
 #include "ProgramState.h"
-#include "RuntimeFailure.h"
 #include "SessionTensor.h"
 
 #include "tilec/Runtime/Plural.h"
@@ -98,7 +97,7 @@ CompiledProgram::run(const std::vector<HostTensor> &inputs) const {
   std::lock_guard<std::mutex> guard(core.session->queueLock());
   tilec::Expected<BundleRun> run = core.executor->run(inputs);
   if (!run)
-    return fromRuntimeError(run.error(), ErrorKind::Device);
+    return run.error();
   return std::move(run->outputs);
 }
 
@@ -154,7 +153,7 @@ CompiledProgram::runOnDevice(const std::vector<RunInput> &inputs) const {
     return core.executor->runOnDevice(bound);
   }();
   if (!outputs)
-    return fromRuntimeError(outputs.error(), ErrorKind::Device);
+    return outputs.error();
   std::vector<std::shared_ptr<DeviceTensor>> wrapped;
   for (std::shared_ptr<DeviceTensor> &output : *outputs)
     wrapped.push_back(

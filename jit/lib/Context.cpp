@@ -4,7 +4,6 @@
 
 #include "CacheKey.h"
 #include "ContextState.h"
-#include "RuntimeFailure.h"
 #include "SourceCompiler.h"
 
 #include <cstdio>
@@ -60,7 +59,8 @@ Context::State::compileAfresh(const CacheKey &key, const std::string &text,
 }
 
 Expected<Context> Context::create(const ContextOptions &options) {
-  Expected<std::shared_ptr<DeviceSession>> session = openDeviceSession(options);
+  Expected<std::shared_ptr<DeviceSession>> session =
+      DeviceSession::open(options);
   if (!session)
     return session.error();
   Expected<std::optional<DiskCache>> disk = DiskCache::open(options.cache);

@@ -1,10 +1,11 @@
-//===- DeviceSession.h - One opened device of some backend ------*- C++ -*-===//
+//===- DeviceSession.h - The JIT's use of one runtime Device ----*- C++ -*-===//
 //
-// Internal to the JIT library: what a Context needs of a backend, so that
-// every backend plugs in behind the Executor interface. A session is shared
-// by its context and every program compiled there (a program outlives its
-// context), and its lock serialises every use of the device's queue, which
-// the backends' device objects do not make thread-safe.
+// Internal to the JIT library: a runtime Device (tilec/Runtime/Device.h)
+// with what the JIT adds on top. A session is shared by its context and
+// every program compiled there (a program outlives its context), and its
+// lock serialises every use of the device, which the runtime does not make
+// thread-safe; its run queue orders the asynchronous runs; and preparing a
+// bundle also returns the driver's binary, for the disk cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "tilec/JIT/Context.h"
 #include "tilec/JIT/Error.h"
 #include "tilec/Runtime/Bundle.h"
+#include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Runtime/Executor.h"
 
@@ -38,20 +40,25 @@ struct PreparedBundle {
 
 class DeviceSession {
 public:
-  virtual ~DeviceSession() = default;
+  /// Opens the device that `options` choose (Device::open's errors).
+  static Expected<std::shared_ptr<DeviceSession>>
+  open(const ContextOptions &options);
 
-  virtual Backend backend() const = 0;
+  explicit DeviceSession(std::unique_ptr<Device> device)
+      : device(std::move(device)) {}
+
+  Backend backend() const { return device->backend(); }
   /// The profile programs are compiled for.
-  virtual const DeviceProfile &profile() const = 0;
+  const DeviceProfile &profile() const { return device->profile(); }
   /// The code the backend's bundles must carry.
-  virtual CompileTargets targets() const = 0;
+  CompileTargets targets() const;
 
   /// Prepares `bundle` (named `name` in messages): from `binary` (the
   /// driver's binary of a PreparedBundle of the same bundle) when given,
   /// else from the bundle's code. The caller holds queueLock().
-  virtual Expected<PreparedBundle>
-  prepare(const Bundle &bundle, const std::vector<unsigned char> *binary,
-          const std::string &name) = 0;
+  Expected<PreparedBundle> prepare(const Bundle &bundle,
+                                   const std::vector<unsigned char> *binary,
+                                   const std::string &name);
 
   /// Held around every use of the device: preparing, running.
   std::mutex &queueLock() { return lock; }
@@ -61,54 +68,10 @@ public:
   WorkQueue &runQueue() { return runs; }
 
 private:
+  std::unique_ptr<Device> device;
   std::mutex lock;
   WorkQueue runs{1};
 };
-
-/// Opens the device that `options` choose.
-Expected<std::shared_ptr<DeviceSession>>
-openDeviceSession(const ContextOptions &options);
-
-/// The backends' sessions (OpenCLSession.cpp, VulkanSession.cpp).
-Expected<std::shared_ptr<DeviceSession>>
-openOpenCLSession(const ContextOptions &options);
-Expected<std::shared_ptr<DeviceSession>>
-openVulkanSession(const ContextOptions &options);
-
-/// Picks the device of `devices` (a backend's enumeration: descriptors with
-/// a `profile`) that `options.device` selects through `select` (the
-/// backend's selectDevice), then applies `options`' profile file and
-/// overrides to its profile. No device at all and no match are
-/// ErrorKind::NoDevice, a bad profile is ErrorKind::InvalidArgument.
-template <class Descriptor, class Select>
-Expected<Descriptor>
-chooseDescriptor(const tilec::Expected<std::vector<Descriptor>> &devices,
-                 Select select, const ContextOptions &options) {
-  if (!devices)
-    return Error(ErrorKind::Device, devices.error().message(), {},
-                 devices.error().driverCode());
-  if (devices->empty())
-    return Error(ErrorKind::NoDevice,
-                 std::string("no ") + backendName(options.backend) +
-                     " device found (is a driver installed?)");
-  tilec::Expected<Descriptor> chosen = select(*devices, options.device);
-  if (!chosen)
-    return Error(ErrorKind::NoDevice, chosen.error().message());
-  auto invalid = [](const tilec::Status &status) {
-    return Error(ErrorKind::InvalidArgument, status.error().message());
-  };
-  if (!options.profilePath.empty())
-    if (tilec::Status status =
-            applyProfileFile(chosen->profile, options.profilePath);
-        !status)
-      return invalid(status);
-  if (!options.profileOverrides.empty())
-    if (tilec::Status status = applyProfileOverrides(
-            chosen->profile, options.profileOverrides, "profile overrides");
-        !status)
-      return invalid(status);
-  return std::move(*chosen);
-}
 
 } // namespace tilec::jit
 

@@ -8,6 +8,7 @@
 #ifndef TILEC_RUNTIME_LIB_DEVICESELECTOR_H
 #define TILEC_RUNTIME_LIB_DEVICESELECTOR_H
 
+#include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Runtime/Status.h"
 
@@ -34,14 +35,14 @@ std::string describeUnmatchedSelector(std::string_view api,
 /// that `selector` picks: "" picks the one at `defaultIndex`, anything else
 /// follows matchDeviceSelector. An empty list is the error `noDevice`; a
 /// selector that matches nothing is an error listing every device as
-/// "#index: name (<describe(device)>)".
+/// "#index: name (<describe(device)>)"; both are ErrorKind::NoDevice.
 template <class Descriptor, class Describe>
 Expected<Descriptor>
 pickDevice(const std::vector<Descriptor> &devices, std::string_view selector,
            std::optional<size_t> defaultIndex, std::string_view api,
            const char *noDevice, Describe describe) {
   if (devices.empty())
-    return Error(noDevice);
+    return Error(ErrorKind::NoDevice, noDevice);
   if (selector.empty())
     return devices[*defaultIndex];
   std::vector<std::string> names;
@@ -54,24 +55,56 @@ pickDevice(const std::vector<Descriptor> &devices, std::string_view selector,
   for (const Descriptor &descriptor : devices)
     listing += "\n  #" + std::to_string(descriptor.index) + ": " +
                descriptor.profile.name + " (" + describe(descriptor) + ")";
-  return Error(describeUnmatchedSelector(api, selector, listing));
+  return Error(ErrorKind::NoDevice,
+               describeUnmatchedSelector(api, selector, listing));
 }
 
-/// The device that `select` picks from `devices` by `selector`, its profile
-/// overridden by the file at `profilePath` when one is named.
+/// The device that `select` picks from `devices` by `request.selector`,
+/// with the request's profile file, then its overrides, over its profile. A
+/// failed enumeration and select's errors pass through; a profile that cannot
+/// be applied is ErrorKind::InvalidArgument.
 template <class Descriptor, class Select>
-Expected<Descriptor>
-chooseWithProfile(Expected<std::vector<Descriptor>> devices, Select select,
-                  std::string_view selector, const std::string &profilePath) {
+Expected<Descriptor> chooseForRequest(Expected<std::vector<Descriptor>> devices,
+                                      Select select,
+                                      const DeviceRequest &request) {
   if (!devices)
     return devices.error();
-  Expected<Descriptor> chosen = select(*devices, selector);
+  Expected<Descriptor> chosen = select(*devices, request.selector);
   if (!chosen)
     return chosen.error();
-  if (!profilePath.empty())
-    if (Status status = applyProfileFile(chosen->profile, profilePath); !status)
-      return status.error();
+  auto invalid = [](const Status &status) {
+    return Error(ErrorKind::InvalidArgument, status.error().message());
+  };
+  if (!request.profilePath.empty())
+    if (Status status = applyProfileFile(chosen->profile, request.profilePath);
+        !status)
+      return invalid(status);
+  if (!request.profileOverrides.empty())
+    if (Status status = applyProfileOverrides(
+            chosen->profile, request.profileOverrides, "profile overrides");
+        !status)
+      return invalid(status);
   return chosen;
+}
+
+/// `devices` (a backend's enumeration) as a DeviceList: the one `select`
+/// picks for "" marked as the default, `originOf` saying where each comes
+/// from and `format` making the listing.
+template <class Descriptor, class Select, class OriginOf, class Format>
+Expected<DeviceList> listDescriptors(Expected<std::vector<Descriptor>> devices,
+                                     Select select, OriginOf originOf,
+                                     Format format) {
+  if (!devices)
+    return devices.error();
+  std::optional<unsigned> defaultIndex;
+  if (Expected<Descriptor> chosen = select(*devices, ""); chosen)
+    defaultIndex = chosen->index;
+  DeviceList list;
+  for (const Descriptor &device : *devices)
+    list.devices.push_back({device.index, originOf(device), device.profile,
+                            defaultIndex == device.index});
+  list.listing = format(*devices);
+  return list;
 }
 
 } // namespace tilec

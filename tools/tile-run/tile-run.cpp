@@ -19,7 +19,7 @@
 #include "OutputArguments.h"
 
 #include "tilec/Runtime/Bundle.h"
-#include "tilec/Runtime/DeviceChoice.h"
+#include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/Npy.h"
 #include "tilec/Runtime/Random.h"
 
@@ -208,8 +208,8 @@ int main(int argc, char **argv) {
     return ExitUsageError;
   }
 
-  Expected<std::unique_ptr<OpenedDevice>> device =
-      openDevice(options.backend, options.device, options.profile);
+  Expected<std::unique_ptr<Device>> device =
+      Device::open({options.backend, options.device, options.profile});
   if (!device) {
     reportError(device.error().message());
     return ExitDeviceError;

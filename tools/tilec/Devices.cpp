@@ -2,7 +2,7 @@
 
 #include "Driver.h"
 
-#include "tilec/Runtime/Vulkan.h"
+#include "tilec/Runtime/Device.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -17,7 +17,7 @@ int runDevices(const DevicesOptions &options) {
     if (!backend)
       return ExitUsageError;
     Expected<DeviceProfile> profile =
-        chooseDeviceProfile(*backend, options.device, options.profile);
+        chooseDeviceProfile({*backend, options.device, options.profile});
     if (!profile) {
       reportError(profile.error().message());
       return ExitDeviceError;
@@ -25,22 +25,20 @@ int runDevices(const DevicesOptions &options) {
     outs() << profileToJson(*profile);
     return ExitSuccess;
   }
-  Expected<std::vector<opencl::DeviceDescriptor>> openclDevices =
-      opencl::enumerateDevices();
+  Expected<DeviceList> openclDevices = listDevices(Backend::OpenCL);
   if (!openclDevices) {
     reportError(openclDevices.error().message());
     return ExitDeviceError;
   }
-  Expected<std::vector<vulkan::DeviceDescriptor>> vulkanDevices =
-      vulkan::enumerateDevices();
+  Expected<DeviceList> vulkanDevices = listDevices(Backend::Vulkan);
   if (!vulkanDevices) {
     reportError(vulkanDevices.error().message());
     return ExitDeviceError;
   }
-  // Each list says why it is empty and what to install.
-  std::string openclList = opencl::formatDeviceList(*openclDevices);
-  std::string vulkanList = vulkan::formatDeviceList(*vulkanDevices);
-  if (openclDevices->empty() && vulkanDevices->empty()) {
+  // Each listing says why it is empty and what to install.
+  const std::string &openclList = openclDevices->listing;
+  const std::string &vulkanList = vulkanDevices->listing;
+  if (openclDevices->devices.empty() && vulkanDevices->devices.empty()) {
     reportError(StringRef(openclList + vulkanList).rtrim());
     return ExitDeviceError;
   }

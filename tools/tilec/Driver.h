@@ -7,11 +7,10 @@
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
 #include "tilec/Runtime/Bundle.h"
-#include "tilec/Runtime/DeviceChoice.h"
+#include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Runtime/Executor.h"
 #include "tilec/Runtime/HostTensor.h"
-#include "tilec/Runtime/OpenCL.h"
 
 #include "CommandLine.h"
 #include "OutputArguments.h"
@@ -77,11 +76,6 @@ gatherInputs(llvm::ArrayRef<std::string> argSpecs,
              const InputDataArguments &given, const ast::Function &function,
              llvm::StringMap<HostTensor> &data, int &exitCode);
 
-/// The device `--device`/`--profile` name, its profile overridden by the
-/// file. Errors are printed; the caller exits with ExitDeviceError.
-std::optional<opencl::DeviceDescriptor>
-chooseRunDevice(llvm::StringRef selector, llvm::StringRef profilePath);
-
 /// The backends `tilec compile --backend` compiles for.
 enum class CompileBackend { OpenCL, Vulkan, Metal };
 
@@ -98,7 +92,7 @@ std::optional<DeviceProfile> chooseTargetProfile(CompileBackend backend,
 /// buffers allocated there: ready to run, as often as needed.
 struct DeviceProgram {
   /// The chosen device, its profile possibly overridden by `--profile`.
-  std::unique_ptr<OpenedDevice> device;
+  std::unique_ptr<Device> device;
   Bundle bundle;
   /// Declared after `device`, which it uses, so it is destroyed first.
   std::unique_ptr<Executor> executor;

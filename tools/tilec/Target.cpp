@@ -3,21 +3,24 @@
 #include "Driver.h"
 
 #include "tilec/Compiler/Pipeline.h"
-#include "tilec/Runtime/DeviceChoice.h"
+#include "tilec/Runtime/Device.h"
 
 using namespace llvm;
 
 namespace tilec {
 
-std::optional<opencl::DeviceDescriptor> chooseRunDevice(StringRef selector,
-                                                        StringRef profilePath) {
-  Expected<opencl::DeviceDescriptor> chosen =
-      chooseDevice(selector, profilePath.str());
-  if (!chosen) {
-    reportError(chosen.error().message());
+/// The profile of the device of `backend` that `--device`/`--profile` name,
+/// the file over the driver's. Errors are printed; the caller exits with
+/// ExitDeviceError.
+static std::optional<DeviceProfile>
+chooseProfile(Backend backend, StringRef selector, StringRef profilePath) {
+  Expected<DeviceProfile> profile =
+      chooseDeviceProfile({backend, selector.str(), profilePath.str()});
+  if (!profile) {
+    reportError(profile.error().message());
     return std::nullopt;
   }
-  return *chosen;
+  return *profile;
 }
 
 /// The profile file at `path` if it gives every key (it then describes the
@@ -104,24 +107,16 @@ std::optional<DeviceProfile> chooseTargetProfile(CompileBackend backend,
     if (*complete)
       return **complete;
   }
-  if (backend == CompileBackend::Vulkan) {
-    Expected<DeviceProfile> profile =
-        chooseDeviceProfile(Backend::Vulkan, selector, profilePath.str());
-    if (!profile) {
-      reportError(profile.error().message());
-      return std::nullopt;
-    }
-    return *profile;
-  }
-  Expected<std::vector<opencl::DeviceDescriptor>> devices =
-      opencl::enumerateDevices();
+  if (backend == CompileBackend::Vulkan)
+    return chooseProfile(Backend::Vulkan, selector, profilePath);
+  Expected<DeviceList> devices = listDevices(Backend::OpenCL);
   if (!devices) {
     reportError(devices.error().message());
     return std::nullopt;
   }
   // Ahead-of-time compilation for a device this machine does not have: the
   // profile file describes it, over the defaults.
-  if (devices->empty() && selector.empty() && !profilePath.empty()) {
+  if (devices->devices.empty() && selector.empty() && !profilePath.empty()) {
     DeviceProfile profile;
     if (Status status = applyProfileFile(profile, profilePath.str()); !status) {
       reportError(status.error().message());
@@ -129,24 +124,20 @@ std::optional<DeviceProfile> chooseTargetProfile(CompileBackend backend,
     }
     return profile;
   }
-  if (devices->empty()) {
+  if (devices->devices.empty()) {
     reportError("no OpenCL device found to compile for; to compile for a "
                 "device this machine does not have, describe it with "
                 "--profile FILE (a JSON device profile, as `tilec devices "
                 "--json` prints it on a machine that has the device)");
     return std::nullopt;
   }
-  std::optional<opencl::DeviceDescriptor> chosen =
-      chooseRunDevice(selector, profilePath);
-  if (!chosen)
-    return std::nullopt;
-  return chosen->profile;
+  return chooseProfile(Backend::OpenCL, selector, profilePath);
 }
 
 int openRunDevice(Backend backend, StringRef selector, StringRef profilePath,
                   DeviceProgram &prepared) {
-  Expected<std::unique_ptr<OpenedDevice>> device =
-      openDevice(backend, selector, profilePath.str());
+  Expected<std::unique_ptr<Device>> device =
+      Device::open({backend, selector.str(), profilePath.str()});
   if (!device) {
     reportError(device.error().message());
     return ExitDeviceError;

@@ -7,7 +7,7 @@
 #ifndef TILEC_RUNTIME_LIB_OPENCL_FAILURE_H
 #define TILEC_RUNTIME_LIB_OPENCL_FAILURE_H
 
-#include "tilec/Runtime/OpenCL.h"
+#include "OpenCL/OpenCL.h"
 
 #include <string>
 

@@ -29,8 +29,8 @@ static std::string checkLaunch(const Kernel &kernel,
                                const NDRange &global,
                                const std::optional<NDRange> &local,
                                const DeviceProfile &profile) {
-  if (args.size() != kernel.info().numArgs)
-    return "the kernel takes " + pluralize(kernel.info().numArgs, "argument") +
+  if (args.size() != kernel.properties().numArgs)
+    return "the kernel takes " + pluralize(kernel.properties().numArgs, "argument") +
            ", " + std::to_string(args.size()) +
            (args.size() == 1 ? " was" : " were") + " given";
   if (global.count() == 0)
@@ -40,7 +40,7 @@ static std::string checkLaunch(const Kernel &kernel,
   for (const KernelArg &arg : args)
     if (arg.kind() == KernelArg::Kind::LocalMemory)
       localArgBytes += arg.size();
-  uint64_t localBytes = localArgBytes + kernel.info().localMemBytes;
+  uint64_t localBytes = localArgBytes + kernel.properties().localMemBytes;
   if (localBytes > profile.localMemBytes)
     return "it needs " + std::to_string(localBytes) +
            " bytes of local memory, the device has " +
@@ -66,10 +66,10 @@ static std::string checkLaunch(const Kernel &kernel,
     return "the work-group of " + std::to_string(local->count()) +
            " work-items exceeds the device's maximum, " +
            std::to_string(profile.maxWorkGroupSize);
-  if (local->count() > kernel.info().maxWorkGroupSize)
+  if (local->count() > kernel.properties().maxWorkGroupSize)
     return "the work-group of " + std::to_string(local->count()) +
            " work-items exceeds the kernel's maximum on this device, " +
-           std::to_string(kernel.info().maxWorkGroupSize);
+           std::to_string(kernel.properties().maxWorkGroupSize);
   return "";
 }
 

@@ -1,6 +1,6 @@
 //===- OpenCLExecutor.cpp - Running a bundle on an OpenCL device ----------===//
 
-#include "tilec/Runtime/OpenCLExecutor.h"
+#include "OpenCL/OpenCLExecutor.h"
 
 #include "Failure.h"
 

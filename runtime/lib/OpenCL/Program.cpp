@@ -182,7 +182,7 @@ Expected<Kernel> Device::createKernel(std::shared_ptr<const Program> program,
   if (status != CL_SUCCESS)
     return driverFailure(status, what);
 
-  KernelInfo info;
+  KernelProperties info;
   size_t maxWorkGroupSize = 0, preferredMultiple = 0;
   cl_ulong localMem = 0;
   cl_kernel handle = kernel.get();

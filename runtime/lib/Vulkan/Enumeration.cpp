@@ -319,13 +319,6 @@ vulkan::selectDevice(const std::vector<DeviceDescriptor> &devices,
                     });
 }
 
-Expected<DeviceDescriptor>
-vulkan::chooseDevice(std::string_view selector,
-                     const std::string &profilePath) {
-  return chooseWithProfile(enumerateDevices(), selectDevice, selector,
-                           profilePath);
-}
-
 std::string
 vulkan::formatDeviceList(const std::vector<DeviceDescriptor> &devices) {
   if (devices.empty())

@@ -7,7 +7,7 @@
 #ifndef TILEC_RUNTIME_LIB_VULKAN_FAILURE_H
 #define TILEC_RUNTIME_LIB_VULKAN_FAILURE_H
 
-#include "tilec/Runtime/Vulkan.h"
+#include "Vulkan/Vulkan.h"
 
 #include <string>
 #include <string_view>

@@ -1,6 +1,6 @@
 //===- VulkanExecutor.cpp - Running a bundle on a Vulkan device -----------===//
 
-#include "tilec/Runtime/VulkanExecutor.h"
+#include "Vulkan/VulkanExecutor.h"
 
 #include "Failure.h"
 

@@ -9,9 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/Bundle.h"
-#include "tilec/Runtime/DeviceChoice.h"
-#include "tilec/Runtime/OpenCLExecutor.h"
-#include "tilec/Runtime/TensorSummary.h"
+#include "tilec/Runtime/Device.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,11 +29,11 @@ int main(int argc, char **argv) {
   Expected<Bundle> bundle = readBundle(argv[1]);
   if (!bundle)
     return fail(bundle.error().message());
-  Expected<std::unique_ptr<opencl::Device>> device = openChosenDevice("", "");
+  Expected<std::unique_ptr<Device>> device = Device::open(DeviceRequest());
   if (!device)
     return fail(device.error().message());
-  Expected<std::unique_ptr<OpenCLExecutor>> executor =
-      OpenCLExecutor::create(**device, std::move(*bundle), argv[1]);
+  Expected<std::unique_ptr<Executor>> executor =
+      (*device)->prepare(std::move(*bundle), argv[1]);
   if (!executor)
     return fail(executor.error().message());
 
@@ -53,8 +51,12 @@ int main(int argc, char **argv) {
     return fail(run.error().message());
   for (size_t k = 0; k < program.outputs.size(); ++k) {
     const HostTensor &output = run->outputs[k];
-    std::printf("%s: %s", program.buffers[program.outputs[k]].name.c_str(),
-                formatTensorType(output.dtype(), output.shape()).c_str());
+    std::printf("%s: %s[", program.buffers[program.outputs[k]].name.c_str(),
+                dtypeName(output.dtype()));
+    for (size_t d = 0; d < output.shape().size(); ++d)
+      std::printf("%s%lld", d ? ", " : "",
+                  static_cast<long long>(output.shape()[d]));
+    std::printf("]");
     for (int64_t i = 0; i < std::min<int64_t>(output.numElements(), 8); ++i)
       std::printf(" %g", output.getDouble(i));
     std::printf("\n");

@@ -8,7 +8,7 @@
 #ifndef TILEC_TESTS_UNIT_OPENCL_DEVICEFIXTURE_H
 #define TILEC_TESTS_UNIT_OPENCL_DEVICEFIXTURE_H
 
-#include "tilec/Runtime/OpenCL.h"
+#include "OpenCL/OpenCL.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Runtime/OpenCL.h"
+#include "OpenCL/OpenCL.h"
 
 #include "DeviceFixture.h"
 
@@ -74,7 +74,7 @@ TEST_F(DeviceTest, VectorAddOf50000Floats) {
 
   Expected<Kernel> kernel = buildKernel(kVectorAdd, "vadd");
   ASSERT_TRUE(kernel) << kernel.error().message();
-  size_t local = std::min<size_t>(64, kernel->info().maxWorkGroupSize);
+  size_t local = std::min<size_t>(64, kernel->properties().maxWorkGroupSize);
   size_t global = (n + local - 1) / local * local;
   Expected<Event> run =
       device->launch(*kernel,

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Runtime/OpenCL.h"
+#include "OpenCL/OpenCL.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Runtime/OpenCLExecutor.h"
+#include "OpenCL/OpenCLExecutor.h"
 
 #include "BundleBuilders.h"
 #include "DeviceFixture.h"

@@ -9,7 +9,7 @@
 
 #include "tilec/Bundle/BundleExtraction.h"
 #include "tilec/Runtime/HostTensor.h"
-#include "tilec/Runtime/OpenCL.h"
+#include "OpenCL/OpenCL.h"
 #include "tilec/Target/OpenCL/OpenCL.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

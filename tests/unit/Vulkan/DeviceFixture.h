@@ -9,7 +9,7 @@
 #ifndef TILEC_TESTS_UNIT_VULKAN_DEVICEFIXTURE_H
 #define TILEC_TESTS_UNIT_VULKAN_DEVICEFIXTURE_H
 
-#include "tilec/Runtime/Vulkan.h"
+#include "Vulkan/Vulkan.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- DeviceTest.cpp - Vulkan buffers, transfers and pipelines -----------===//
 
-#include "tilec/Runtime/Vulkan.h"
+#include "Vulkan/Vulkan.h"
 
 #include "DeviceFixture.h"
 

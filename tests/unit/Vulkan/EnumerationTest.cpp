@@ -1,6 +1,6 @@
 //===- EnumerationTest.cpp - Vulkan devices, profiles and the choice ------===//
 
-#include "tilec/Runtime/Vulkan.h"
+#include "Vulkan/Vulkan.h"
 
 #include "DeviceFixture.h"
 

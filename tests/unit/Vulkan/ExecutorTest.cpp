@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Runtime/VulkanExecutor.h"
+#include "Vulkan/VulkanExecutor.h"
 
 #include "BundleBuilders.h"
 #include "DeviceFixture.h"

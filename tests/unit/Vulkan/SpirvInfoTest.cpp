@@ -1,6 +1,6 @@
 //===- SpirvInfoTest.cpp - Reading entry points and feature needs ---------===//
 
-#include "tilec/Runtime/Vulkan.h"
+#include "Vulkan/Vulkan.h"
 
 #include "DeviceFixture.h"
 

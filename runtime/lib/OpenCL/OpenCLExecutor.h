@@ -14,11 +14,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_RUNTIME_OPENCLEXECUTOR_H
-#define TILEC_RUNTIME_OPENCLEXECUTOR_H
+#ifndef TILEC_RUNTIME_LIB_OPENCL_OPENCLEXECUTOR_H
+#define TILEC_RUNTIME_LIB_OPENCL_OPENCLEXECUTOR_H
 
 #include "tilec/Runtime/Executor.h"
-#include "tilec/Runtime/OpenCL.h"
+#include "OpenCL/OpenCL.h"
 #include "tilec/Runtime/Status.h"
 
 #include <memory>
@@ -63,4 +63,4 @@ private:
 
 } // namespace tilec
 
-#endif // TILEC_RUNTIME_OPENCLEXECUTOR_H
+#endif // TILEC_RUNTIME_LIB_OPENCL_OPENCLEXECUTOR_H

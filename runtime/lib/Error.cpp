@@ -1,23 +1,21 @@
-//===- Error.cpp - Failures of the JIT API, as values ---------------------===//
+//===- Error.cpp - A failure, as a value ----------------------------------===//
 
-#include "tilec/JIT/Error.h"
-
-#include "RuntimeFailure.h"
+#include "tilec/Runtime/Error.h"
 
 #include <algorithm>
 #include <string_view>
 
-namespace tilec::jit {
+namespace tilec {
 
-const char *severityName(Diagnostic::Severity severity) {
+const char *severityName(SourceDiagnostic::Severity severity) {
   switch (severity) {
-  case Diagnostic::Severity::Error:
+  case SourceDiagnostic::Severity::Error:
     return "error";
-  case Diagnostic::Severity::Warning:
+  case SourceDiagnostic::Severity::Warning:
     return "warning";
-  case Diagnostic::Severity::Note:
+  case SourceDiagnostic::Severity::Note:
     return "note";
-  case Diagnostic::Severity::Remark:
+  case SourceDiagnostic::Severity::Remark:
     return "remark";
   }
   return "error";
@@ -47,7 +45,7 @@ std::string Error::describe() const {
   // and so does the message of an error that wraps one: that diagnostic
   // adds only its source line and caret.
   bool summarized = false;
-  for (const Diagnostic &diagnostic : diagnostics()) {
+  for (const SourceDiagnostic &diagnostic : diagnostics()) {
     std::string_view rendered = diagnostic.rendered;
     std::string_view firstLine = rendered.substr(0, rendered.find('\n'));
     if (!summarized && !firstLine.empty() && text.size() >= firstLine.size() &&
@@ -63,8 +61,4 @@ std::string Error::describe() const {
   return text;
 }
 
-Error fromRuntimeError(const tilec::Error &error, ErrorKind kind) {
-  return Error(kind, error.message(), {}, error.driverCode());
-}
-
-} // namespace tilec::jit
+} // namespace tilec

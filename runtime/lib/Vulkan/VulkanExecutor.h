@@ -19,12 +19,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_RUNTIME_VULKANEXECUTOR_H
-#define TILEC_RUNTIME_VULKANEXECUTOR_H
+#ifndef TILEC_RUNTIME_LIB_VULKAN_VULKANEXECUTOR_H
+#define TILEC_RUNTIME_LIB_VULKAN_VULKANEXECUTOR_H
 
 #include "tilec/Runtime/Executor.h"
 #include "tilec/Runtime/Status.h"
-#include "tilec/Runtime/Vulkan.h"
+#include "Vulkan/Vulkan.h"
 
 #include <memory>
 #include <string>
@@ -66,4 +66,4 @@ private:
 
 } // namespace tilec
 
-#endif // TILEC_RUNTIME_VULKANEXECUTOR_H
+#endif // TILEC_RUNTIME_LIB_VULKAN_VULKANEXECUTOR_H

@@ -22,8 +22,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_RUNTIME_VULKAN_H
-#define TILEC_RUNTIME_VULKAN_H
+#ifndef TILEC_RUNTIME_LIB_VULKAN_VULKAN_H
+#define TILEC_RUNTIME_LIB_VULKAN_VULKAN_H
 
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Runtime/Status.h"
@@ -143,11 +143,6 @@ Expected<std::vector<DeviceDescriptor>> enumerateDevices();
 Expected<DeviceDescriptor>
 selectDevice(const std::vector<DeviceDescriptor> &devices,
              std::string_view selector);
-
-/// enumerateDevices, selectDevice, then the profile file at `profilePath`
-/// (unless empty) over the chosen device's profile.
-Expected<DeviceDescriptor> chooseDevice(std::string_view selector,
-                                        const std::string &profilePath);
 
 /// The devices with their API versions and profile summaries, the default
 /// marked; for `tilec devices`.
@@ -451,4 +446,4 @@ void recordMemoryBarrier(VkCommandBuffer commands,
 
 } // namespace tilec::vulkan
 
-#endif // TILEC_RUNTIME_VULKAN_H
+#endif // TILEC_RUNTIME_LIB_VULKAN_VULKAN_H

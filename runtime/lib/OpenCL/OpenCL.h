@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_RUNTIME_OPENCL_H
-#define TILEC_RUNTIME_OPENCL_H
+#ifndef TILEC_RUNTIME_LIB_OPENCL_OPENCL_H
+#define TILEC_RUNTIME_LIB_OPENCL_OPENCL_H
 
 #include "tilec/Runtime/DeviceProfile.h"
 #include "tilec/Runtime/Status.h"
@@ -194,7 +194,7 @@ private:
 };
 
 /// What the driver says about a kernel compiled for a device.
-struct KernelInfo {
+struct KernelProperties {
   uint32_t numArgs = 0;
   /// The largest work-group this kernel can run with (it can be below the
   /// device's maximum when the kernel uses many registers).
@@ -208,20 +208,20 @@ struct KernelInfo {
 class Kernel {
 public:
   Kernel(Handle<cl_kernel> kernel, std::shared_ptr<const Program> program,
-         std::string entry, KernelInfo info)
+         std::string entry, KernelProperties properties)
       : kernel(std::move(kernel)), owner(std::move(program)),
-        entry(std::move(entry)), details(info) {}
+        entry(std::move(entry)), details(properties) {}
 
   const std::string &name() const { return entry; }
   const Program &program() const { return *owner; }
-  const KernelInfo &info() const { return details; }
+  const KernelProperties &properties() const { return details; }
   cl_kernel handle() const { return kernel.get(); }
 
 private:
   Handle<cl_kernel> kernel;
   std::shared_ptr<const Program> owner;
   std::string entry;
-  KernelInfo details;
+  KernelProperties details;
 };
 
 /// One argument of a launch.
@@ -406,4 +406,4 @@ private:
 
 } // namespace tilec::opencl
 
-#endif // TILEC_RUNTIME_OPENCL_H
+#endif // TILEC_RUNTIME_LIB_OPENCL_OPENCL_H
