@@ -15,7 +15,7 @@
 
 #include "Specializer.h"
 #include "tilec/Sema/Builtins.h"
-#include "tilec/Sema/RationalArith.h"
+#include "tilec/Support/CheckedArithmetic.h"
 #include "tilec/Sema/TypePromotion.h"
 
 #include "llvm/ADT/StringSwitch.h"

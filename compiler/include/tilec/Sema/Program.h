@@ -13,6 +13,7 @@
 #define TILEC_SEMA_PROGRAM_H
 
 #include "tilec/Runtime/DType.h"
+#include "tilec/Support/Rational.h"
 
 #include "llvm/Support/SMLoc.h"
 
@@ -26,22 +27,7 @@
 
 namespace tilec {
 
-/// An exact rational number: den > 0 and gcd(|num|, den) == 1.
-struct Rational {
-  int64_t num = 0;
-  int64_t den = 1;
-
-  bool isInteger() const { return den == 1; }
-  bool isZero() const { return num == 0; }
-  friend bool operator==(const Rational &a, const Rational &b) {
-    return a.num == b.num && a.den == b.den;
-  }
-  friend bool operator!=(const Rational &a, const Rational &b) {
-    return !(a == b);
-  }
-};
-
-/// sum_k coeffs[k] * index_k + constant, over the index variables of one
+/// sum_k coeffs[k] * index_k + constant (normalised Rationals), over the index variables of one
 /// contraction (coeffs.size() equals the number of index variables).
 struct AffinePoly {
   std::vector<Rational> coeffs;

@@ -260,14 +260,10 @@ Value Emitter::castTo(Value value, DType dtype, Location loc) {
 /// The rows of a RationalMapAttr for `polys`.
 static tile::RationalMapAttr getMap(MLIRContext *context, unsigned numIndices,
                                     ArrayRef<const AffinePoly *> polys) {
-  SmallVector<tile::Rational> rows;
-  auto append = [&](const Rational &value) {
-    rows.push_back(tile::Rational{value.num, value.den});
-  };
+  SmallVector<Rational> rows;
   for (const AffinePoly *poly : polys) {
-    for (const Rational &coeff : poly->coeffs)
-      append(coeff);
-    append(poly->constant);
+    rows.append(poly->coeffs.begin(), poly->coeffs.end());
+    rows.push_back(poly->constant);
   }
   return tile::RationalMapAttr::get(context, numIndices, rows);
 }
