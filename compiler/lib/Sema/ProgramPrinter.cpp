@@ -289,9 +289,7 @@ void ProgramPrinter::printExpr(const Expr &expr, unsigned precedence) {
        << ")";
     break;
   case Expr::Kind::Unary:
-    os << (expr.unaryOp == UnaryOp::Neg          ? "-"
-           : expr.unaryOp == UnaryOp::LogicalNot ? "!"
-                                                 : "~");
+    os << ast::getSpelling(expr.unaryOp);
     printExpr(*expr.operands[0], ast::kUnaryPrecedence);
     break;
   case Expr::Kind::Binary:

@@ -1,4 +1,4 @@
-//===- CheckedArithmetic.h - int64 arithmetic that detects overflow -*- C++ -*-//
+//===- CheckedArithmetic.h - Overflow-detecting int64 ops ------*- C++ -*-===//
 //
 // Index polynomials, sizes and the elimination of the index-space analysis
 // compute in int64_t and must report, never wrap, when a value does not fit.

@@ -1,4 +1,4 @@
-//===- Rational.h - Exact rationals with overflow-checked arithmetic -*- C++ -*-//
+//===- Rational.h - Exact rationals, overflow-checked -----------*- C++ -*-===//
 //
 // The coefficients of index polynomials: sema computes them from the source,
 // the `tile` dialect's affine maps store them, the index-space analysis reads

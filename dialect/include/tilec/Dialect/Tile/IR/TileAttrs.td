@@ -15,8 +15,6 @@ def Tile_AggregationKindAttr
     : EnumAttr<Tile_Dialect, Tile_AggregationKind, "agg">;
 def Tile_CombinationKindAttr
     : EnumAttr<Tile_Dialect, Tile_CombinationKind, "combo">;
-def Tile_ElementwiseKindAttr
-    : EnumAttr<Tile_Dialect, Tile_ElementwiseKind, "ew_kind">;
 
 def Tile_RationalMapAttr : Tile_Attr<"RationalMap", "map"> {
   let summary = "affine map with exact rational coefficients";
