@@ -299,7 +299,7 @@ void ProgramPrinter::printExpr(const Expr &expr, unsigned precedence) {
     printExpr(*expr.operands[1], own + 1);
     break;
   case Expr::Kind::Select:
-    os << "select";
+    os << kSelectName;
     printOperands(expr);
     break;
   case Expr::Kind::Call:

@@ -58,7 +58,7 @@ std::vector<Row> getRows() {
    BuiltinClass::Numeric},
 #define TILE_SELECT(Kind, Mnemonic, Rule)                                      \
   {ElementwiseKind::Kind, Mnemonic, 3, ElementwiseTypingRule::Rule,            \
-   Syntax::Select, 0, "select", 0, BuiltinClass::Numeric},
+   Syntax::Select, 0, Mnemonic, 0, BuiltinClass::Numeric},
 #define TILE_BUILTIN(Kind, Mnemonic, Arity, Rule, Class)                       \
   {ElementwiseKind::Kind, Mnemonic, Arity, ElementwiseTypingRule::Rule,        \
    Syntax::Builtin, int(Builtin::Kind), Mnemonic, 0, BuiltinClass::Class},

@@ -36,6 +36,11 @@ struct BuiltinInfo {
 const BuiltinInfo &getBuiltinInfo(Builtin builtin);
 std::optional<Builtin> lookupBuiltin(llvm::StringRef name);
 
+/// The name of `select(c, a, b)`, the call form of `c ? a : b`.
+#define TILE_SELECT(Kind, Mnemonic, Rule)                                      \
+  inline constexpr llvm::StringLiteral kSelectName = Mnemonic;
+#include "tilec/Support/ElementwiseOps.def"
+
 } // namespace tilec
 
 #endif // TILEC_SEMA_BUILTINS_H
