@@ -10,12 +10,15 @@
 #ifndef TILEC_LIB_ANALYSIS_AFFINEROWS_H
 #define TILEC_LIB_ANALYSIS_AFFINEROWS_H
 
-#include "CheckedArithmetic.h"
-
 #include "tilec/Analysis/IndexSpace.h"
+#include "tilec/Support/CheckedArithmetic.h"
 
 namespace tilec {
 namespace indexspace {
+
+/// What the analysis reports when its CheckedArithmetic overflows.
+constexpr const char *kOverflowMessage =
+    "the index space's arithmetic overflows 64-bit integers";
 
 /// The zero expression over `numVars` variables.
 QuasiAffine makeZero(unsigned numVars);

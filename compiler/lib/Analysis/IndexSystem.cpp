@@ -8,7 +8,7 @@ using namespace tilec;
 /// Row `result` of `map` as the analysis reads it.
 static IndexSystem::Row getRow(tile::RationalMapAttr map, unsigned result) {
   IndexSystem::Row row;
-  for (const tile::Rational &value : map.getRow(result)) {
+  for (const Rational &value : map.getRow(result)) {
     row.num.push_back(value.num);
     row.den.push_back(value.den);
   }

@@ -8,78 +8,34 @@ bool tilec::ast::isUpperCaseName(llvm::StringRef name) {
   return !name.empty() && llvm::isUpper(name.front());
 }
 
+// Precedences and spellings are the rows of the table of elementwise
+// operations (tilec/Support/ElementwiseOps.def).
 unsigned tilec::ast::getPrecedence(BinaryOp op) {
   switch (op) {
-  case BinaryOp::LogicalOr:
-    return 1;
-  case BinaryOp::LogicalAnd:
-    return 2;
-  case BinaryOp::BitOr:
-    return 3;
-  case BinaryOp::BitXor:
-    return 4;
-  case BinaryOp::BitAnd:
-    return 5;
-  case BinaryOp::Eq:
-  case BinaryOp::Ne:
-    return 6;
-  case BinaryOp::Lt:
-  case BinaryOp::Gt:
-  case BinaryOp::Le:
-  case BinaryOp::Ge:
-    return 7;
-  case BinaryOp::Shl:
-  case BinaryOp::Shr:
-    return 8;
-  case BinaryOp::Add:
-  case BinaryOp::Sub:
-    return 9;
-  case BinaryOp::Mul:
-  case BinaryOp::Div:
-  case BinaryOp::Rem:
-    return 10;
+#define TILE_BINARY_OPERATOR(Kind, Mnemonic, Rule, Op, Spelling, Precedence)   \
+  case BinaryOp::Op:                                                           \
+    return Precedence;
+#include "tilec/Support/ElementwiseOps.def"
   }
   return 0;
 }
 
 const char *tilec::ast::getSpelling(BinaryOp op) {
   switch (op) {
-  case BinaryOp::Add:
-    return "+";
-  case BinaryOp::Sub:
-    return "-";
-  case BinaryOp::Mul:
-    return "*";
-  case BinaryOp::Div:
-    return "/";
-  case BinaryOp::Rem:
-    return "%";
-  case BinaryOp::Eq:
-    return "==";
-  case BinaryOp::Ne:
-    return "!=";
-  case BinaryOp::Lt:
-    return "<";
-  case BinaryOp::Gt:
-    return ">";
-  case BinaryOp::Le:
-    return "<=";
-  case BinaryOp::Ge:
-    return ">=";
-  case BinaryOp::LogicalAnd:
-    return "&&";
-  case BinaryOp::LogicalOr:
-    return "||";
-  case BinaryOp::BitAnd:
-    return "&";
-  case BinaryOp::BitOr:
-    return "|";
-  case BinaryOp::BitXor:
-    return "^";
-  case BinaryOp::Shl:
-    return "<<";
-  case BinaryOp::Shr:
-    return ">>";
+#define TILE_BINARY_OPERATOR(Kind, Mnemonic, Rule, Op, Spelling, Precedence)   \
+  case BinaryOp::Op:                                                           \
+    return Spelling;
+#include "tilec/Support/ElementwiseOps.def"
+  }
+  return "?";
+}
+
+const char *tilec::ast::getSpelling(UnaryOp op) {
+  switch (op) {
+#define TILE_UNARY_OPERATOR(Kind, Mnemonic, Rule, Op, Spelling)                \
+  case UnaryOp::Op:                                                            \
+    return Spelling;
+#include "tilec/Support/ElementwiseOps.def"
   }
   return "?";
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AssignConflicts.h"
+#include "tilec/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 #include <numeric>
@@ -31,15 +32,6 @@ constexpr int64_t kSearchBudget = 1 << 16;
 constexpr Int128 kMaxScale = Int128(1) << 16;
 constexpr Int128 kMaxCoefficient = Int128(1) << 62;
 constexpr Int128 kMaxValue = Int128(1) << 44;
-
-Int128 floorDiv(Int128 a, Int128 b) {
-  Int128 quotient = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? quotient - 1 : quotient;
-}
-
-Int128 ceilDiv(Int128 a, Int128 b) { return -floorDiv(-a, b); }
-
-Int128 magnitude(Int128 a) { return a < 0 ? -a : a; }
 
 /// lower <= (sum coeffs[k] * x_k + constant) <= upper, all integers (the
 /// polynomial times the lcm of its denominators); `integral`: the sum must

@@ -15,8 +15,8 @@
 
 #include "Specializer.h"
 #include "tilec/Sema/Builtins.h"
-#include "tilec/Sema/RationalArith.h"
 #include "tilec/Sema/TypePromotion.h"
+#include "tilec/Support/CheckedArithmetic.h"
 
 #include "llvm/ADT/StringSwitch.h"
 
@@ -500,7 +500,7 @@ std::optional<TypedExpr> ElementwiseTyper::typeCall(const ast::Expr &expr) {
           .Default(std::nullopt);
   if (cast)
     return typeCast(expr, *cast);
-  if (expr.name == "select") {
+  if (expr.name == kSelectName) {
     if (!checkArity(expr, 3))
       return std::nullopt;
     return typeSelect(expr, *expr.operands[0], *expr.operands[1],

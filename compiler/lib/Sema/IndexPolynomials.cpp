@@ -8,7 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexPolynomials.h"
-#include "tilec/Sema/RationalArith.h"
+#include "tilec/Support/CheckedArithmetic.h"
+#include "tilec/Support/Rational.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -100,7 +101,7 @@ std::optional<AffinePoly> PolynomialLowering::combine(const ast::Expr &expr,
       return std::nullopt;
     }
     std::optional<Rational> inverse =
-        makeRational(rhs.constant.den, rhs.constant.num);
+        Rational::get(rhs.constant.den, rhs.constant.num);
     if (inverse)
       result = scalePoly(std::move(lhs), *inverse);
     break;

@@ -21,7 +21,7 @@ namespace sema {
 static bool isLanguageFunction(llvm::StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases("as_float", "as_int", "as_uint", "as_bool", "as_bf16", true)
-      .Cases("select", "index", "reshape", "shape", true)
+      .Cases(kSelectName, "index", "reshape", "shape", true)
       .Default(false);
 }
 

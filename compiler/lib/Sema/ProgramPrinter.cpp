@@ -10,6 +10,7 @@
 
 #include "Specializer.h"
 #include "tilec/Sema/Builtins.h"
+#include "tilec/Support/CheckedArithmetic.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -178,13 +179,13 @@ void ProgramPrinter::printAccess(const Access &access,
 /// `i/2`, `3*i/4`, `5`, `1/2`.
 static void printTerm(llvm::raw_ostream &os, Rational value,
                       llvm::StringRef name) {
-  uint64_t magnitude = value.num < 0 ? 0 - uint64_t(value.num) : value.num;
+  uint64_t absolute = magnitude(value.num);
   if (name.empty())
-    os << magnitude;
-  else if (magnitude == 1)
+    os << absolute;
+  else if (absolute == 1)
     os << name;
   else
-    os << magnitude << "*" << name;
+    os << absolute << "*" << name;
   if (!value.isInteger())
     os << "/" << value.den;
 }
@@ -288,9 +289,7 @@ void ProgramPrinter::printExpr(const Expr &expr, unsigned precedence) {
        << ")";
     break;
   case Expr::Kind::Unary:
-    os << (expr.unaryOp == UnaryOp::Neg          ? "-"
-           : expr.unaryOp == UnaryOp::LogicalNot ? "!"
-                                                 : "~");
+    os << ast::getSpelling(expr.unaryOp);
     printExpr(*expr.operands[0], ast::kUnaryPrecedence);
     break;
   case Expr::Kind::Binary:
@@ -300,7 +299,7 @@ void ProgramPrinter::printExpr(const Expr &expr, unsigned precedence) {
     printExpr(*expr.operands[1], own + 1);
     break;
   case Expr::Kind::Select:
-    os << "select";
+    os << kSelectName;
     printOperands(expr);
     break;
   case Expr::Kind::Call:

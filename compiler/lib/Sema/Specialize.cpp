@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Specializer.h"
-#include "tilec/Sema/RationalArith.h"
+#include "tilec/Support/CheckedArithmetic.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"

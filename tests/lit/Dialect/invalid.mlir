@@ -181,6 +181,15 @@ func.func @juxtaposed_terms(%A: tensor<4xf32>) {
 
 // -----
 
+func.func @ew_unknown_kind(%X: tensor<4xf32>) {
+  // expected-error @+2 {{unknown elementwise operation 'cube'}}
+  // expected-error @+1 {{failed to parse Tile_ElementwiseKindAttr parameter 'value'}}
+  %0 = tile.ew cube %X : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
 func.func @ew_arity(%X: tensor<4xf32>) {
   // expected-error @+1 {{'add' takes 2 operands, got 1}}
   %0 = tile.ew add %X : (tensor<4xf32>) -> tensor<4xf32>

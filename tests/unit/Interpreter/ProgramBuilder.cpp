@@ -21,7 +21,7 @@ Rational makeRational(int64_t num, int64_t den) {
   return {num / divisor, den / divisor};
 }
 
-Rational add(Rational a, Rational b) {
+Rational addRationals(Rational a, Rational b) {
   return makeRational(a.num * b.den + b.num * a.den, a.den * b.den);
 }
 
@@ -88,9 +88,9 @@ private:
         break;
     }
     if (index < 0)
-      poly.constant = add(poly.constant, coeff);
+      poly.constant = addRationals(poly.constant, coeff);
     else
-      poly.coeffs[index] = add(poly.coeffs[index], coeff);
+      poly.coeffs[index] = addRationals(poly.coeffs[index], coeff);
   }
 
   bool consume(char c) {

@@ -30,9 +30,10 @@ namespace ast {
 bool isUpperCaseName(llvm::StringRef name);
 
 /// How a binary operator binds (higher binds tighter; `||` is 1, `*` is 10)
-/// and how it is written.
+/// and how an operator is written.
 unsigned getPrecedence(BinaryOp op);
 const char *getSpelling(BinaryOp op);
+const char *getSpelling(UnaryOp op);
 /// The precedence of unary operators, above every binary operator.
 constexpr unsigned kUnaryPrecedence = 11;
 

@@ -1,8 +1,9 @@
-//===- Builtins.h - The elementwise builtin functions ------------*- C++
-//-*-===//
+//===- Builtins.h - The elementwise builtin functions -----------*- C++ -*-===//
 //
-// The spelling and typing class of each Builtin (docs/language.md, section 4),
-// shared by sema (which types calls) and the printer (which writes them).
+// The spelling, arity and typing class of each Builtin (docs/language.md,
+// section 4), read from the table of elementwise operations
+// (tilec/Support/ElementwiseOps.def) and shared by sema (which types calls)
+// and the printer (which writes them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,11 @@ struct BuiltinInfo {
 
 const BuiltinInfo &getBuiltinInfo(Builtin builtin);
 std::optional<Builtin> lookupBuiltin(llvm::StringRef name);
+
+/// The name of `select(c, a, b)`, the call form of `c ? a : b`.
+#define TILE_SELECT(Kind, Mnemonic, Rule)                                      \
+  inline constexpr llvm::StringLiteral kSelectName = Mnemonic;
+#include "tilec/Support/ElementwiseOps.def"
 
 } // namespace tilec
 

@@ -13,6 +13,7 @@
 #define TILEC_SEMA_PROGRAM_H
 
 #include "tilec/Runtime/DType.h"
+#include "tilec/Support/Rational.h"
 
 #include "llvm/Support/SMLoc.h"
 
@@ -26,23 +27,9 @@
 
 namespace tilec {
 
-/// An exact rational number: den > 0 and gcd(|num|, den) == 1.
-struct Rational {
-  int64_t num = 0;
-  int64_t den = 1;
-
-  bool isInteger() const { return den == 1; }
-  bool isZero() const { return num == 0; }
-  friend bool operator==(const Rational &a, const Rational &b) {
-    return a.num == b.num && a.den == b.den;
-  }
-  friend bool operator!=(const Rational &a, const Rational &b) {
-    return !(a == b);
-  }
-};
-
-/// sum_k coeffs[k] * index_k + constant, over the index variables of one
-/// contraction (coeffs.size() equals the number of index variables).
+/// sum_k coeffs[k] * index_k + constant (normalised Rationals), over the index
+/// variables of one contraction (coeffs.size() equals the number of index
+/// variables).
 struct AffinePoly {
   std::vector<Rational> coeffs;
   Rational constant;
@@ -100,53 +87,19 @@ struct Contraction {
   std::optional<unsigned> defaultTensor;
 };
 
-enum class UnaryOp { Neg, LogicalNot, BitNot };
+// The elementwise operations, one enumerator per row of the table that the
+// dialect reads too (tilec/Support/ElementwiseOps.def says how to add one).
+enum class UnaryOp {
+#define TILE_UNARY_OPERATOR(Kind, Mnemonic, Rule, Op, Spelling) Op,
+#include "tilec/Support/ElementwiseOps.def"
+};
 enum class BinaryOp {
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Rem,
-  Eq,
-  Ne,
-  Lt,
-  Gt,
-  Le,
-  Ge,
-  LogicalAnd,
-  LogicalOr,
-  BitAnd,
-  BitOr,
-  BitXor,
-  Shl,
-  Shr,
+#define TILE_BINARY_OPERATOR(Kind, Mnemonic, Rule, Op, Spelling, Precedence) Op,
+#include "tilec/Support/ElementwiseOps.def"
 };
 enum class Builtin {
-  Exp,
-  Log,
-  Sqrt,
-  Rsqrt,
-  Pow,
-  Sin,
-  Cos,
-  Tan,
-  Sinh,
-  Cosh,
-  Tanh,
-  Asin,
-  Acos,
-  Atan,
-  Atan2,
-  Erf,
-  Floor,
-  Ceil,
-  Round,
-  Abs,
-  Sign,
-  Min,
-  Max,
-  Relu,
-  Sigmoid,
+#define TILE_BUILTIN(Kind, Mnemonic, Arity, Rule, Class) Kind,
+#include "tilec/Support/ElementwiseOps.def"
 };
 
 /// A constant's value: bool for Bool, int64_t for signed ints, uint64_t for

@@ -81,112 +81,34 @@ tile::CombinationKind convert(CombinationKind kind) {
   llvm_unreachable("unknown combination");
 }
 
+// The Program's operations and the dialect's kinds are rows of one table
+// (tilec/Support/ElementwiseOps.def).
 tile::ElementwiseKind convert(UnaryOp op) {
   switch (op) {
-  case UnaryOp::Neg:
-    return tile::ElementwiseKind::Neg;
-  case UnaryOp::LogicalNot:
-    return tile::ElementwiseKind::Not;
-  case UnaryOp::BitNot:
-    return tile::ElementwiseKind::BitNot;
+#define TILE_UNARY_OPERATOR(Kind, Mnemonic, Rule, Op, Spelling)                \
+  case UnaryOp::Op:                                                            \
+    return tile::ElementwiseKind::Kind;
+#include "tilec/Support/ElementwiseOps.def"
   }
   llvm_unreachable("unknown unary op");
 }
 
 tile::ElementwiseKind convert(BinaryOp op) {
   switch (op) {
-  case BinaryOp::Add:
-    return tile::ElementwiseKind::Add;
-  case BinaryOp::Sub:
-    return tile::ElementwiseKind::Sub;
-  case BinaryOp::Mul:
-    return tile::ElementwiseKind::Mul;
-  case BinaryOp::Div:
-    return tile::ElementwiseKind::Div;
-  case BinaryOp::Rem:
-    return tile::ElementwiseKind::Rem;
-  case BinaryOp::Eq:
-    return tile::ElementwiseKind::Eq;
-  case BinaryOp::Ne:
-    return tile::ElementwiseKind::Ne;
-  case BinaryOp::Lt:
-    return tile::ElementwiseKind::Lt;
-  case BinaryOp::Gt:
-    return tile::ElementwiseKind::Gt;
-  case BinaryOp::Le:
-    return tile::ElementwiseKind::Le;
-  case BinaryOp::Ge:
-    return tile::ElementwiseKind::Ge;
-  case BinaryOp::LogicalAnd:
-    return tile::ElementwiseKind::And;
-  case BinaryOp::LogicalOr:
-    return tile::ElementwiseKind::Or;
-  case BinaryOp::BitAnd:
-    return tile::ElementwiseKind::BitAnd;
-  case BinaryOp::BitOr:
-    return tile::ElementwiseKind::BitOr;
-  case BinaryOp::BitXor:
-    return tile::ElementwiseKind::BitXor;
-  case BinaryOp::Shl:
-    return tile::ElementwiseKind::Shl;
-  case BinaryOp::Shr:
-    return tile::ElementwiseKind::Shr;
+#define TILE_BINARY_OPERATOR(Kind, Mnemonic, Rule, Op, Spelling, Precedence)   \
+  case BinaryOp::Op:                                                           \
+    return tile::ElementwiseKind::Kind;
+#include "tilec/Support/ElementwiseOps.def"
   }
   llvm_unreachable("unknown binary op");
 }
 
 tile::ElementwiseKind convert(Builtin builtin) {
   switch (builtin) {
-  case Builtin::Exp:
-    return tile::ElementwiseKind::Exp;
-  case Builtin::Log:
-    return tile::ElementwiseKind::Log;
-  case Builtin::Sqrt:
-    return tile::ElementwiseKind::Sqrt;
-  case Builtin::Rsqrt:
-    return tile::ElementwiseKind::Rsqrt;
-  case Builtin::Pow:
-    return tile::ElementwiseKind::Pow;
-  case Builtin::Sin:
-    return tile::ElementwiseKind::Sin;
-  case Builtin::Cos:
-    return tile::ElementwiseKind::Cos;
-  case Builtin::Tan:
-    return tile::ElementwiseKind::Tan;
-  case Builtin::Sinh:
-    return tile::ElementwiseKind::Sinh;
-  case Builtin::Cosh:
-    return tile::ElementwiseKind::Cosh;
-  case Builtin::Tanh:
-    return tile::ElementwiseKind::Tanh;
-  case Builtin::Asin:
-    return tile::ElementwiseKind::Asin;
-  case Builtin::Acos:
-    return tile::ElementwiseKind::Acos;
-  case Builtin::Atan:
-    return tile::ElementwiseKind::Atan;
-  case Builtin::Atan2:
-    return tile::ElementwiseKind::Atan2;
-  case Builtin::Erf:
-    return tile::ElementwiseKind::Erf;
-  case Builtin::Floor:
-    return tile::ElementwiseKind::Floor;
-  case Builtin::Ceil:
-    return tile::ElementwiseKind::Ceil;
-  case Builtin::Round:
-    return tile::ElementwiseKind::Round;
-  case Builtin::Abs:
-    return tile::ElementwiseKind::Abs;
-  case Builtin::Sign:
-    return tile::ElementwiseKind::Sign;
-  case Builtin::Min:
-    return tile::ElementwiseKind::Min;
-  case Builtin::Max:
-    return tile::ElementwiseKind::Max;
-  case Builtin::Relu:
-    return tile::ElementwiseKind::Relu;
-  case Builtin::Sigmoid:
-    return tile::ElementwiseKind::Sigmoid;
+#define TILE_BUILTIN(Kind, Mnemonic, Arity, Rule, Class)                       \
+  case Builtin::Kind:                                                          \
+    return tile::ElementwiseKind::Kind;
+#include "tilec/Support/ElementwiseOps.def"
   }
   llvm_unreachable("unknown builtin");
 }
@@ -260,14 +182,10 @@ Value Emitter::castTo(Value value, DType dtype, Location loc) {
 /// The rows of a RationalMapAttr for `polys`.
 static tile::RationalMapAttr getMap(MLIRContext *context, unsigned numIndices,
                                     ArrayRef<const AffinePoly *> polys) {
-  SmallVector<tile::Rational> rows;
-  auto append = [&](const Rational &value) {
-    rows.push_back(tile::Rational{value.num, value.den});
-  };
+  SmallVector<Rational> rows;
   for (const AffinePoly *poly : polys) {
-    for (const Rational &coeff : poly->coeffs)
-      append(coeff);
-    append(poly->constant);
+    rows.append(poly->coeffs.begin(), poly->coeffs.end());
+    rows.push_back(poly->constant);
   }
   return tile::RationalMapAttr::get(context, numIndices, rows);
 }

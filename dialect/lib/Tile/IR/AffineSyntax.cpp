@@ -1,11 +1,13 @@
 //===- AffineSyntax.cpp - Text form of rational affine polynomials --------===//
 
 #include "AffineSyntax.h"
+#include "tilec/Support/CheckedArithmetic.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace tilec::tile;
+using tilec::Rational;
 
 ParseResult tilec::tile::parseDimNames(AsmParser &parser,
                                        SmallVectorImpl<std::string> &names) {
@@ -135,12 +137,11 @@ void tilec::tile::printPoly(AsmPrinter &printer, ArrayRef<Rational> row,
       os << (first ? "-" : " - ");
     else if (!first)
       os << " + ";
-    uint64_t magnitude = value.num < 0 ? 0 - static_cast<uint64_t>(value.num)
-                                       : static_cast<uint64_t>(value.num);
-    if (isConstant || magnitude != 1 || value.num < 0)
-      os << magnitude;
+    uint64_t absolute = tilec::magnitude(value.num);
+    if (isConstant || absolute != 1 || value.num < 0)
+      os << absolute;
     if (!isConstant) {
-      if (magnitude != 1 || value.num < 0)
+      if (absolute != 1 || value.num < 0)
         os << '*';
       printer.printKeywordOrString(dims[column]);
     }

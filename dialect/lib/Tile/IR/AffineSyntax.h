@@ -11,7 +11,7 @@
 #ifndef TILEC_DIALECT_TILE_IR_AFFINESYNTAX_H
 #define TILEC_DIALECT_TILE_IR_AFFINESYNTAX_H
 
-#include "tilec/Dialect/Tile/IR/Rational.h"
+#include "tilec/Support/Rational.h"
 
 #include "mlir/IR/OpImplementation.h"
 

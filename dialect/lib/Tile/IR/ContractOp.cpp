@@ -8,6 +8,7 @@
 
 using namespace mlir;
 using namespace tilec::tile;
+using tilec::Rational;
 
 unsigned ContractOp::getNumInputsOf(CombinationKind kind) {
   switch (kind) {

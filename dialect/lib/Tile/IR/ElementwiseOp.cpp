@@ -3,119 +3,53 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace tilec::tile;
 
-namespace {
-/// The typing rule of an elementwise kind.
-enum class TypingRule {
-  /// Operands share an element type, the result is i1.
-  Comparison,
-  /// Operands and result are i1.
-  Logical,
-  /// An i1 condition, then two values of the result's element type.
-  Select,
-  /// Operands and result share an integer element type.
-  Integer,
-  /// Operands and result share a float element type.
-  Float,
-  /// Operands and result share an element type.
-  Uniform,
-};
-} // namespace
-
-static TypingRule getTypingRule(ElementwiseKind kind) {
+llvm::StringRef tilec::tile::stringifyElementwiseKind(ElementwiseKind kind) {
   switch (kind) {
-  case ElementwiseKind::Eq:
-  case ElementwiseKind::Ne:
-  case ElementwiseKind::Lt:
-  case ElementwiseKind::Gt:
-  case ElementwiseKind::Le:
-  case ElementwiseKind::Ge:
-    return TypingRule::Comparison;
-  case ElementwiseKind::Not:
-  case ElementwiseKind::And:
-  case ElementwiseKind::Or:
-    return TypingRule::Logical;
-  case ElementwiseKind::Select:
-    return TypingRule::Select;
-  case ElementwiseKind::BitNot:
-  case ElementwiseKind::BitAnd:
-  case ElementwiseKind::BitOr:
-  case ElementwiseKind::BitXor:
-  case ElementwiseKind::Shl:
-  case ElementwiseKind::Shr:
-    return TypingRule::Integer;
-  case ElementwiseKind::Exp:
-  case ElementwiseKind::Log:
-  case ElementwiseKind::Sqrt:
-  case ElementwiseKind::Rsqrt:
-  case ElementwiseKind::Sin:
-  case ElementwiseKind::Cos:
-  case ElementwiseKind::Tan:
-  case ElementwiseKind::Sinh:
-  case ElementwiseKind::Cosh:
-  case ElementwiseKind::Tanh:
-  case ElementwiseKind::Asin:
-  case ElementwiseKind::Acos:
-  case ElementwiseKind::Atan:
-  case ElementwiseKind::Atan2:
-  case ElementwiseKind::Erf:
-  case ElementwiseKind::Sigmoid:
-    return TypingRule::Float;
-  case ElementwiseKind::Neg:
-  case ElementwiseKind::Add:
-  case ElementwiseKind::Sub:
-  case ElementwiseKind::Mul:
-  case ElementwiseKind::Div:
-  case ElementwiseKind::Rem:
-  case ElementwiseKind::Pow:
-  case ElementwiseKind::Floor:
-  case ElementwiseKind::Ceil:
-  case ElementwiseKind::Round:
-  case ElementwiseKind::Abs:
-  case ElementwiseKind::Sign:
-  case ElementwiseKind::Min:
-  case ElementwiseKind::Max:
-  case ElementwiseKind::Relu:
-    return TypingRule::Uniform;
+#define TILE_ELEMENTWISE_OP(Kind, Mnemonic, Arity, Rule)                       \
+  case ElementwiseKind::Kind:                                                  \
+    return Mnemonic;
+#include "tilec/Support/ElementwiseOps.def"
+  }
+  llvm_unreachable("unknown elementwise kind");
+}
+
+std::optional<ElementwiseKind>
+tilec::tile::symbolizeElementwiseKind(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<ElementwiseKind>>(name)
+#define TILE_ELEMENTWISE_OP(Kind, Mnemonic, Arity, Rule)                       \
+  .Case(Mnemonic, ElementwiseKind::Kind)
+#include "tilec/Support/ElementwiseOps.def"
+      .Default(std::nullopt);
+}
+
+unsigned tilec::tile::getElementwiseArity(ElementwiseKind kind) {
+  switch (kind) {
+#define TILE_ELEMENTWISE_OP(Kind, Mnemonic, Arity, Rule)                       \
+  case ElementwiseKind::Kind:                                                  \
+    return Arity;
+#include "tilec/Support/ElementwiseOps.def"
+  }
+  llvm_unreachable("unknown elementwise kind");
+}
+
+ElementwiseTypingRule
+tilec::tile::getElementwiseTypingRule(ElementwiseKind kind) {
+  switch (kind) {
+#define TILE_ELEMENTWISE_OP(Kind, Mnemonic, Arity, Rule)                       \
+  case ElementwiseKind::Kind:                                                  \
+    return ElementwiseTypingRule::Rule;
+#include "tilec/Support/ElementwiseOps.def"
   }
   llvm_unreachable("unknown elementwise kind");
 }
 
 unsigned ElementwiseOp::getArity(ElementwiseKind kind) {
-  switch (kind) {
-  case ElementwiseKind::Neg:
-  case ElementwiseKind::Not:
-  case ElementwiseKind::BitNot:
-  case ElementwiseKind::Exp:
-  case ElementwiseKind::Log:
-  case ElementwiseKind::Sqrt:
-  case ElementwiseKind::Rsqrt:
-  case ElementwiseKind::Sin:
-  case ElementwiseKind::Cos:
-  case ElementwiseKind::Tan:
-  case ElementwiseKind::Sinh:
-  case ElementwiseKind::Cosh:
-  case ElementwiseKind::Tanh:
-  case ElementwiseKind::Asin:
-  case ElementwiseKind::Acos:
-  case ElementwiseKind::Atan:
-  case ElementwiseKind::Erf:
-  case ElementwiseKind::Floor:
-  case ElementwiseKind::Ceil:
-  case ElementwiseKind::Round:
-  case ElementwiseKind::Abs:
-  case ElementwiseKind::Sign:
-  case ElementwiseKind::Relu:
-  case ElementwiseKind::Sigmoid:
-    return 1;
-  case ElementwiseKind::Select:
-    return 3;
-  default:
-    return 2;
-  }
+  return getElementwiseArity(kind);
 }
 
 /// The NumPy broadcast of `shapes`, or nullopt when two extents clash.
@@ -188,30 +122,30 @@ LogicalResult ElementwiseOp::verify() {
     return success();
   };
 
-  switch (getTypingRule(kind)) {
-  case TypingRule::Comparison:
+  switch (getElementwiseTypingRule(kind)) {
+  case ElementwiseTypingRule::Comparison:
     if (failed(requireAll(types, types.front(), "operands")))
       return failure();
     return requireAll(resultType, i1, "a result");
-  case TypingRule::Logical:
+  case ElementwiseTypingRule::Logical:
     if (failed(requireAll(types, i1, "operands")))
       return failure();
     return requireAll(resultType, i1, "a result");
-  case TypingRule::Select:
+  case ElementwiseTypingRule::Select:
     if (failed(requireAll(types.front(), i1, "a condition")))
       return failure();
     return requireAll(ArrayRef<Type>(types).drop_front(), resultType, "values");
-  case TypingRule::Integer:
+  case ElementwiseTypingRule::Integer:
     if (!isa<IntegerType>(resultType))
       return emitOpError("'") << stringifyElementwiseKind(kind)
                               << "' needs integers, got " << resultType;
     return requireAll(types, resultType, "operands");
-  case TypingRule::Float:
+  case ElementwiseTypingRule::Float:
     if (!isa<FloatType>(resultType))
       return emitOpError("'") << stringifyElementwiseKind(kind)
                               << "' needs floats, got " << resultType;
     return requireAll(types, resultType, "operands");
-  case TypingRule::Uniform:
+  case ElementwiseTypingRule::Uniform:
     return requireAll(types, resultType, "operands");
   }
   llvm_unreachable("unknown typing rule");

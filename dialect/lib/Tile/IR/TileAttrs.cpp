@@ -10,6 +10,7 @@
 
 using namespace mlir;
 using namespace tilec::tile;
+using tilec::Rational;
 
 #include "tilec/Dialect/Tile/IR/TileEnums.cpp.inc"
 

@@ -3,7 +3,8 @@
 #ifndef TILEC_DIALECT_TILE_IR_TILEATTRS_H
 #define TILEC_DIALECT_TILE_IR_TILEATTRS_H
 
-#include "tilec/Dialect/Tile/IR/Rational.h"
+#include "tilec/Dialect/Tile/IR/ElementwiseKind.h"
+#include "tilec/Support/Rational.h"
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"

@@ -15,8 +15,6 @@ def Tile_AggregationKindAttr
     : EnumAttr<Tile_Dialect, Tile_AggregationKind, "agg">;
 def Tile_CombinationKindAttr
     : EnumAttr<Tile_Dialect, Tile_CombinationKind, "combo">;
-def Tile_ElementwiseKindAttr
-    : EnumAttr<Tile_Dialect, Tile_ElementwiseKind, "ew_kind">;
 
 def Tile_RationalMapAttr : Tile_Attr<"RationalMap", "map"> {
   let summary = "affine map with exact rational coefficients";
@@ -32,15 +30,15 @@ def Tile_RationalMapAttr : Tile_Attr<"RationalMap", "map"> {
     normalised rationals; the last column of a row is its constant.
   }];
   let parameters = (ins "unsigned":$numDims,
-                        ArrayRefParameter<"::tilec::tile::Rational">:$rows);
+                        ArrayRefParameter<"::tilec::Rational">:$rows);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     unsigned getNumResults() const;
     /// The numDims coefficients of `result` followed by its constant.
-    ::llvm::ArrayRef<::tilec::tile::Rational> getRow(unsigned result) const;
-    ::tilec::tile::Rational getCoefficient(unsigned result, unsigned dim) const;
-    ::tilec::tile::Rational getConstant(unsigned result) const;
+    ::llvm::ArrayRef<::tilec::Rational> getRow(unsigned result) const;
+    ::tilec::Rational getCoefficient(unsigned result, unsigned dim) const;
+    ::tilec::Rational getConstant(unsigned result) const;
     /// True when every coefficient and constant is an integer.
     bool isIntegral() const;
   }];

@@ -1,49 +1,13 @@
-//===- RationalArith.cpp - Overflow-checked exact arithmetic --------------===//
+//===- Rational.cpp - Exact rationals with overflow-checked arithmetic ----===//
 
-#include "tilec/Sema/RationalArith.h"
-
-#include "llvm/Support/MathExtras.h"
+#include "tilec/Support/Rational.h"
+#include "tilec/Support/CheckedArithmetic.h"
 
 #include <numeric>
 
 namespace tilec {
 
-std::optional<int64_t> checkedAdd(int64_t a, int64_t b) {
-  int64_t result;
-  if (llvm::AddOverflow(a, b, result))
-    return std::nullopt;
-  return result;
-}
-
-std::optional<int64_t> checkedSub(int64_t a, int64_t b) {
-  int64_t result;
-  if (llvm::SubOverflow(a, b, result))
-    return std::nullopt;
-  return result;
-}
-
-std::optional<int64_t> checkedMul(int64_t a, int64_t b) {
-  int64_t result;
-  if (llvm::MulOverflow(a, b, result))
-    return std::nullopt;
-  return result;
-}
-
-std::optional<int64_t> checkedDiv(int64_t a, int64_t b) {
-  if (b == 0 || (a == INT64_MIN && b == -1))
-    return std::nullopt;
-  return a / b;
-}
-
-std::optional<int64_t> checkedRem(int64_t a, int64_t b) {
-  if (b == 0)
-    return std::nullopt;
-  if (b == -1)
-    return 0;
-  return a % b;
-}
-
-std::optional<Rational> makeRational(int64_t num, int64_t den) {
+std::optional<Rational> Rational::get(int64_t num, int64_t den) {
   // Negating INT64_MIN overflows; such values never reach a useful result.
   if (den == 0 || num == INT64_MIN || den == INT64_MIN)
     return std::nullopt;
@@ -55,7 +19,13 @@ std::optional<Rational> makeRational(int64_t num, int64_t den) {
   return Rational{num / divisor, den / divisor};
 }
 
+bool Rational::isNormalized() const {
+  return den > 0 && num != INT64_MIN && std::gcd(num, den) == 1;
+}
+
 std::optional<Rational> add(Rational a, Rational b) {
+  // Scale by the least common denominator, not the product, so that exact
+  // results do not overflow needlessly.
   int64_t divisor = std::gcd(a.den, b.den);
   std::optional<int64_t> left = checkedMul(a.num, b.den / divisor);
   std::optional<int64_t> right = checkedMul(b.num, a.den / divisor);
@@ -65,7 +35,7 @@ std::optional<Rational> add(Rational a, Rational b) {
   std::optional<int64_t> den = checkedMul(a.den, b.den / divisor);
   if (!num || !den)
     return std::nullopt;
-  return makeRational(*num, *den);
+  return Rational::get(*num, *den);
 }
 
 std::optional<Rational> sub(Rational a, Rational b) {
@@ -86,13 +56,13 @@ std::optional<Rational> mul(Rational a, Rational b) {
   std::optional<int64_t> den = checkedMul(a.den / g2, b.den / g1);
   if (!num || !den)
     return std::nullopt;
-  return makeRational(*num, *den);
+  return Rational::get(*num, *den);
 }
 
 std::optional<Rational> div(Rational a, Rational b) {
   if (b.num == 0)
     return std::nullopt;
-  std::optional<Rational> inverse = makeRational(b.den, b.num);
+  std::optional<Rational> inverse = Rational::get(b.den, b.num);
   if (!inverse)
     return std::nullopt;
   return mul(a, *inverse);
