@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
-#include "tilec/Transforms/Lowering.h"
+#include "tilec/Lowering/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -7,7 +7,7 @@
 #include "tilec/Target/Bundle.h"
 #include "tilec/Target/MSL.h"
 #include "tilec/Target/SPIRV.h"
-#include "tilec/Transforms/Lowering.h"
+#include "tilec/Lowering/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ContractionNest.h"
+#include "KernelBodies/ContractionNest.h"
 
 using namespace mlir;
 using namespace tilec;

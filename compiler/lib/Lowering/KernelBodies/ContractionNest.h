@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_TRANSFORMS_CONTRACTIONNEST_H
-#define TILEC_LIB_TRANSFORMS_CONTRACTIONNEST_H
+#ifndef TILEC_LOWERING_CONTRACTIONNEST_H
+#define TILEC_LOWERING_CONTRACTIONNEST_H
 
-#include "KernelBodies.h"
+#include "KernelBodies/KernelBodies.h"
 
 namespace tilec {
 namespace lowering {
@@ -80,4 +80,4 @@ private:
 } // namespace lowering
 } // namespace tilec
 
-#endif // TILEC_LIB_TRANSFORMS_CONTRACTIONNEST_H
+#endif // TILEC_LOWERING_CONTRACTIONNEST_H

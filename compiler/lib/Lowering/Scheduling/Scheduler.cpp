@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Schedule.h"
+#include "tilec/Lowering/Schedule.h"
 
-#include "KernelEmitter.h"
+#include "KernelBodies/KernelEmitter.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/Twine.h"

@@ -1,6 +1,6 @@
 //===- ContractionNest.cpp - One element's contraction loop nest ----------===//
 
-#include "ContractionNest.h"
+#include "KernelBodies/ContractionNest.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Schedule.h"
+#include "tilec/Lowering/Schedule.h"
 
-#include "KernelEmitter.h"
+#include "KernelBodies/KernelEmitter.h"
 
 #include "tilec/Runtime/Plural.h"
 

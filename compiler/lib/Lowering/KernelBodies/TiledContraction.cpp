@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelBodies.h"
+#include "KernelBodies/KernelBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

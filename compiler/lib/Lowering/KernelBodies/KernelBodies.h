@@ -6,12 +6,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_TRANSFORMS_KERNELBODIES_H
-#define TILEC_LIB_TRANSFORMS_KERNELBODIES_H
+#ifndef TILEC_LOWERING_KERNELBODIES_H
+#define TILEC_LOWERING_KERNELBODIES_H
 
-#include "KernelEmitter.h"
-#include "KernelFormation.h"
-#include "Schedule.h"
+#include "KernelBodies/KernelEmitter.h"
+#include "tilec/Lowering/KernelFormation.h"
+#include "tilec/Lowering/Schedule.h"
 
 namespace tilec {
 namespace lowering {
@@ -64,4 +64,4 @@ void emitPartialCombination(KernelContext &context);
 } // namespace lowering
 } // namespace tilec
 
-#endif // TILEC_LIB_TRANSFORMS_KERNELBODIES_H
+#endif // TILEC_LOWERING_KERNELBODIES_H

@@ -1,12 +1,13 @@
 //===- KernelFormation.h - Grouping tile ops into kernels -------*- C++ -*-===//
 //
 // Kernel formation decides which `tile` ops run together in one kernel
-// (fusion) and which values reach global memory. Internal to lowering.
+// (fusion) and which values reach global memory: the first stage of
+// lowering (`tile-form-kernels`).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_TRANSFORMS_KERNELFORMATION_H
-#define TILEC_LIB_TRANSFORMS_KERNELFORMATION_H
+#ifndef TILEC_LOWERING_KERNELFORMATION_H
+#define TILEC_LOWERING_KERNELFORMATION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -85,4 +86,4 @@ KernelPlan formKernels(mlir::func::FuncOp function);
 } // namespace lowering
 } // namespace tilec
 
-#endif // TILEC_LIB_TRANSFORMS_KERNELFORMATION_H
+#endif // TILEC_LOWERING_KERNELFORMATION_H

@@ -1,15 +1,15 @@
 //===- Schedule.h - How a kernel runs on a device ---------------*- C++ -*-===//
 //
 // The scheduler's decisions for one kernel and the analytic model behind
-// them (docs/scheduler.md). Internal to lowering.
+// them (docs/scheduler.md): the scheduler's interface (`tile-schedule`).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_TRANSFORMS_SCHEDULE_H
-#define TILEC_LIB_TRANSFORMS_SCHEDULE_H
+#ifndef TILEC_LOWERING_SCHEDULE_H
+#define TILEC_LOWERING_SCHEDULE_H
 
-#include "KernelCost.h"
-#include "KernelFormation.h"
+#include "tilec/Lowering/KernelCost.h"
+#include "tilec/Lowering/KernelFormation.h"
 
 #include "tilec/Analysis/IndexSpace.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -293,4 +293,4 @@ mlir::LogicalResult verifyScheduleFits(const Schedule &schedule,
 } // namespace lowering
 } // namespace tilec
 
-#endif // TILEC_LIB_TRANSFORMS_SCHEDULE_H
+#endif // TILEC_LOWERING_SCHEDULE_H

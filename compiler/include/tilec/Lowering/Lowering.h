@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TRANSFORMS_LOWERING_H
-#define TILEC_TRANSFORMS_LOWERING_H
+#ifndef TILEC_LOWERING_LOWERING_H
+#define TILEC_LOWERING_LOWERING_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LogicalResult.h"
@@ -42,4 +42,4 @@ void registerLoweringPasses();
 
 } // namespace tilec
 
-#endif // TILEC_TRANSFORMS_LOWERING_H
+#endif // TILEC_LOWERING_LOWERING_H

@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Schedule.h"
+#include "tilec/Lowering/Schedule.h"
 
-#include "KernelEmitter.h"
+#include "KernelBodies/KernelEmitter.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -1,6 +1,6 @@
 //===- KernelCost.cpp - Work counts of a contraction ----------------------===//
 
-#include "KernelCost.h"
+#include "tilec/Lowering/KernelCost.h"
 
 #include "llvm/ADT/STLExtras.h"
 

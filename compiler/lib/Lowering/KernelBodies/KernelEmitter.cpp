@@ -1,6 +1,6 @@
 //===- KernelEmitter.cpp - Types, index arithmetic, buffers, evaluation ---===//
 
-#include "KernelEmitter.h"
+#include "KernelBodies/KernelEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Transforms/Lowering.h"
+#include "tilec/Lowering/Lowering.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Runtime/DeviceProfile.h"

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelBodies.h"
-#include "KernelCost.h"
+#include "KernelBodies/KernelBodies.h"
+#include "tilec/Lowering/KernelCost.h"
 
-#include "tilec/Transforms/Lowering.h"
+#include "tilec/Lowering/Lowering.h"
 
 #include "tilec/Runtime/Plural.h"
 #include "tilec/Runtime/Residency.h"

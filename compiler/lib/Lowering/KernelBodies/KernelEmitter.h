@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_TRANSFORMS_KERNELEMITTER_H
-#define TILEC_LIB_TRANSFORMS_KERNELEMITTER_H
+#ifndef TILEC_LOWERING_KERNELEMITTER_H
+#define TILEC_LOWERING_KERNELEMITTER_H
 
 #include "tilec/Analysis/IndexSpace.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -224,4 +224,4 @@ private:
 } // namespace lowering
 } // namespace tilec
 
-#endif // TILEC_LIB_TRANSFORMS_KERNELEMITTER_H
+#endif // TILEC_LOWERING_KERNELEMITTER_H

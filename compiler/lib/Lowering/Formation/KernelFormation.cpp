@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelFormation.h"
-#include "Schedule.h"
+#include "tilec/Lowering/KernelFormation.h"
+#include "tilec/Lowering/Schedule.h"
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 

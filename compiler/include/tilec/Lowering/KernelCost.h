@@ -1,13 +1,13 @@
 //===- KernelCost.h - Work counts of a contraction --------------*- C++ -*-===//
 //
 // How many index tuples a contraction visits and how large its index
-// arithmetic gets, from interval bounds over the output box. Internal to
-// lowering: feeds tile.flops, --explain and the choice of index width.
+// arithmetic gets, from interval bounds over the output box. Used by the
+// scheduler and the lowering to the kernel IR: feeds tile.flops, --explain and the choice of index width.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_TRANSFORMS_KERNELCOST_H
-#define TILEC_LIB_TRANSFORMS_KERNELCOST_H
+#ifndef TILEC_LOWERING_KERNELCOST_H
+#define TILEC_LOWERING_KERNELCOST_H
 
 #include "tilec/Analysis/IndexSpace.h"
 
@@ -44,4 +44,4 @@ double countLoopPasses(llvm::ArrayRef<double> trips);
 } // namespace lowering
 } // namespace tilec
 
-#endif // TILEC_LIB_TRANSFORMS_KERNELCOST_H
+#endif // TILEC_LOWERING_KERNELCOST_H
