@@ -1,19 +1,24 @@
 //===- Lowering.h - From the tile dialect to the kernel IR ------*- C++ -*-===//
 //
-// The compiler's middle: forms kernels out of the statements of a `tile`
-// function (fusing elementwise chains and contraction epilogues), chooses a
-// schedule for each kernel from the device profile and proves that it fits,
-// and rewrites the module into the kernel IR of docs/kernel-ir.md (a
-// gpu.module of kernels and a host function that allocates and launches).
-// docs/scheduler.md explains the schedules.
+// The compiler's middle, as four passes (Passes.td): kernel formation
+// (fusing elementwise chains and contraction epilogues into tile.kernel
+// ops), scheduling (a #tile.schedule per kernel, from the device profile),
+// memory planning (pieces, chunks, streaming) and the lowering to the kernel
+// IR of docs/kernel-ir.md (a gpu.module of kernels and a host function that
+// allocates and launches). docs/scheduler.md explains the schedules.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_LOWERING_LOWERING_H
 #define TILEC_LOWERING_LOWERING_H
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/Support/LogicalResult.h"
+#include "tilec/Runtime/DeviceProfile.h"
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <memory>
+#include <optional>
 
 namespace llvm {
 class raw_ostream;
@@ -21,23 +26,36 @@ class raw_ostream;
 
 namespace tilec {
 
-struct DeviceProfile;
-
-/// Rewrites `module`, which holds one func.func of `tile` ops (as
-/// emitTileModule produces it), into the kernel IR, in place. A kernel that
-/// cannot fit `profile` (a buffer over the device's single-allocation limit,
-/// a footprint over its memory) or index arithmetic the analysis cannot
-/// represent is reported with mlir::emitError at the statement's location;
-/// the module is then left in an unspecified state and failure returned.
+/// The passes, each for `profile` (or, when none is given, the built-in
+/// reference profile overridden by their `profile=<json file>` option).
+std::unique_ptr<mlir::Pass> createFormKernelsPass();
+std::unique_ptr<mlir::Pass>
+createSchedulePass(std::optional<DeviceProfile> profile = std::nullopt);
+std::unique_ptr<mlir::Pass>
+createPlanMemoryPass(std::optional<DeviceProfile> profile = std::nullopt);
 /// When `explain` is set, each kernel's schedule and the reasons for it are
 /// written there (`tilec compile --explain`).
-mlir::LogicalResult lowerToKernels(mlir::ModuleOp module,
-                                   const DeviceProfile &profile,
-                                   llvm::raw_ostream *explain);
+std::unique_ptr<mlir::Pass>
+createLowerToKernelIRPass(std::optional<DeviceProfile> profile = std::nullopt,
+                          llvm::raw_ostream *explain = nullptr);
 
-/// Registers `--tile-lower-to-kernels` (options: `profile=<json file>`
-/// overriding the built-in reference profile, `explain` to print the
-/// schedules to stderr) with the MLIR pass registry, for tile-opt.
+/// Adds the four passes to `pm`, which rewrite a module holding one
+/// func.func of `tile` ops (as emitTileModule produces it) into the kernel
+/// IR. A kernel that cannot fit `profile` (a buffer over the device's
+/// single-allocation limit, a footprint over its memory) or index
+/// arithmetic the analysis cannot represent is reported with
+/// mlir::emitError at the statement's location, and the pass fails.
+void buildLoweringPipeline(mlir::OpPassManager &pm,
+                           const DeviceProfile &profile,
+                           llvm::raw_ostream *explain);
+
+/// A mid-sized GPU: what tile-opt's passes schedule for unless they are
+/// given a profile.
+DeviceProfile getReferenceProfile();
+
+/// Registers the four passes and `--tile-lower-to-kernels` (the four in
+/// order; options: `profile=<json file>` overriding the reference profile,
+/// `explain` to print the schedules to stderr) for tile-opt.
 void registerLoweringPasses();
 
 } // namespace tilec

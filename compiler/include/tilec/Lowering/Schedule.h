@@ -23,22 +23,16 @@
 namespace tilec {
 namespace lowering {
 
-enum class ScheduleKind {
-  /// One work-item per element of the group's shape (elementwise, copy).
-  PerElement,
-  /// One work-item per output element running the index space's loop nest.
-  GenericContraction,
-  /// Work-group tiles of the output, the reduction staged through local
-  /// memory, a register tile per work-item.
-  TiledContraction,
-  /// One work-group per output element (or `partialGroups` of them): its
-  /// work-items share the element's tuples and combine their partial
-  /// aggregates in local memory.
-  ReductionContraction,
-  /// The second pass of a reduction with several work-groups per element:
-  /// one work-item per element combines the groups' partial aggregates.
-  PartialCombination,
-};
+/// PerElement: one work-item per element of the group's shape (elementwise,
+/// copy). GenericContraction: one work-item per output element running the
+/// index space's loop nest. TiledContraction: work-group tiles of the
+/// output, the reduction staged through local memory, a register tile per
+/// work-item. ReductionContraction: one work-group per output element (or
+/// `partialGroups` of them) whose work-items share the element's tuples and
+/// combine their partial aggregates in local memory. PartialCombination: the
+/// second pass of a reduction with several work-groups per element, which
+/// combines the groups' partial aggregates. The kind of a #tile.schedule.
+using ScheduleKind = tile::ScheduleKind;
 
 /// How the work-items of a reduction work-group share one element's loop
 /// nest. The leading `mergedLevels` loops (all with constant bounds) run as
@@ -282,6 +276,20 @@ Schedule scheduleCombination(const Schedule &reduction, int64_t elements,
 /// inside or outside its rows. The schedule's reason says what narrowed.
 void narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
                           int64_t bufferStartA, int64_t bufferStartB);
+
+/// `schedule` as the #tile.schedule attribute that tile-schedule writes on
+/// a tile.kernel (ScheduleAttr.cpp).
+tile::ScheduleAttr getScheduleAttr(mlir::MLIRContext *context,
+                                   const Schedule &schedule);
+
+/// The schedule `attr` records for the kernel of `group`; a tiled
+/// contraction's dense-matmul shape is matched again from its tile.contract
+/// (analysed as `space` and `system`). Fails with an error at `loc` when the
+/// contraction is not a dense matmul.
+mlir::FailureOr<Schedule>
+getSchedule(tile::ScheduleAttr attr, const KernelGroup &group,
+            const ContractionSpace *space, const IndexSystem *system,
+            mlir::Location loc);
 
 /// Checks that `schedule` fits `profile` (work-group size and shape, the
 /// work-groups per launch, local memory, registers, loop passes); reports an

@@ -12,9 +12,35 @@
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::lowering;
+
+std::optional<std::string> lowering::formatLocation(Location loc) {
+  auto fileLoc = loc->findInstanceOf<FileLineColLoc>();
+  if (!fileLoc)
+    return std::nullopt;
+  return (fileLoc.getFilename().getValue() + ":" +
+          llvm::Twine(fileLoc.getLine()) + ":" +
+          llvm::Twine(fileLoc.getColumn()))
+      .str();
+}
+
+std::optional<std::string> lowering::getTensorName(Location loc) {
+  if (auto nameLoc = loc->findInstanceOf<NameLoc>())
+    return nameLoc.getName().str();
+  return std::nullopt;
+}
+
+/// `text` reduced to an OpenCL C identifier fragment.
+static std::string sanitize(StringRef text) {
+  std::string result;
+  for (char c : text)
+    result += llvm::isAlnum(c) ? c : '_';
+  return result;
+}
 
 bool lowering::isGenerator(Operation *op) {
   return isa<tile::ConstantOp, tile::IndexOp, tile::ShapeOp>(op);
@@ -49,6 +75,8 @@ private:
   /// Generators need a buffer when something reads them as a whole tensor.
   bool needsBuffer(Operation *generator);
   void markStoredValues(func::ReturnOp returnOp);
+  /// Each group's name and location.
+  void nameGroups();
 
   func::FuncOp function;
   KernelPlan plan;
@@ -190,7 +218,26 @@ KernelPlan Former::run() {
           std::to_string(kRegisterBudget);
   }
   markStoredValues(cast<func::ReturnOp>(body.getTerminator()));
+  nameGroups();
   return std::move(plan);
+}
+
+void Former::nameGroups() {
+  for (auto [index, group] : llvm::enumerate(plan.groups)) {
+    group.loc = group.ops.empty() ? function.getLoc() : group.ops[0]->getLoc();
+    if (group.kind == KernelKind::Copy)
+      if (Operation *producer = group.copySource.getDefiningOp())
+        group.loc = producer->getLoc();
+    // After the last named statement the kernel computes.
+    std::string lastName;
+    for (Operation *op : group.ops)
+      if (auto name = getTensorName(op->getLoc()))
+        lastName = *name;
+    if (group.kind == KernelKind::Copy)
+      lastName = "copy_" + std::to_string(group.copyOutput);
+    group.name = "k" + std::to_string(index) +
+                 (lastName.empty() ? "" : "_" + sanitize(lastName));
+  }
 }
 
 KernelPlan lowering::formKernels(func::FuncOp function) {
