@@ -64,10 +64,10 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   bool contraction = group.kind == KernelKind::Contraction;
   bool perElement = s.kind == ScheduleKind::PerElement;
   if (contraction == perElement)
-    return emitError(loc) << "a " << tile::stringifyKernelKind(group.kind)
-                          << " kernel cannot run a "
+    return emitError(loc) << "`" << tile::stringifyKernelKind(group.kind)
+                          << "` kernels cannot run the `"
                           << tile::stringifyScheduleKind(s.kind)
-                          << " schedule";
+                          << "` schedule";
   if (s.kind == ScheduleKind::TiledContraction) {
     std::string whyNot;
     s.matmul = matchDenseMatmul(cast<tile::ContractOp>(group.ops[0]), *space,
