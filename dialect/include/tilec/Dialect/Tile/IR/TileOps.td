@@ -191,7 +191,7 @@ def Tile_KernelOp : Op<Tile_Dialect, "kernel",
                        OptionalAttr<Tile_ScheduleAttr>:$schedule);
   let results = (outs Variadic<Tile_Tensor>:$results);
   let regions = (region SizedRegion<1>:$region);
-  let assemblyFormat = "$kind $kernel_name attr-dict-with-keyword "
+  let assemblyFormat = "`` $kind $kernel_name attr-dict-with-keyword "
                        "(`->` type($results)^)? $region";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
