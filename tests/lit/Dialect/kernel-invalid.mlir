@@ -94,3 +94,25 @@ func.func @schedule_flag(%X: tensor<4xf32>) {
   }
   return
 }
+
+// -----
+
+func.func @chunk_bounds(%X: tensor<4x2xf32>) {
+  // expected-error @+1 {{chunk_bounds must rise strictly from 0 to the 4 rows of the outermost dimension}}
+  %0 = tile.kernel elementwise "k0" attributes {chunk_bounds = array<i64: 0, 2, 2, 4>} -> tensor<4x2xf32> {
+    %1 = tile.ew neg %X : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    tile.yield %1 : tensor<4x2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @piece_bytes(%X: tensor<4x2xf32>) {
+  // expected-error @+1 {{has 1 results but 2 piece sizes}}
+  %0 = tile.kernel elementwise "k0" attributes {piece_bytes = array<i64: 16, 0>} -> tensor<4x2xf32> {
+    %1 = tile.ew neg %X : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    tile.yield %1 : tensor<4x2xf32>
+  }
+  return
+}

@@ -75,7 +75,7 @@ void lowering::writeKernels(func::FuncOp function,
         builder.getStringAttr(group.name),
         group.splitReason.empty() ? StringAttr()
                                   : builder.getStringAttr(group.splitReason),
-        tile::ScheduleAttr());
+        tile::ScheduleAttr(), DenseI64ArrayAttr(), DenseI64ArrayAttr());
     if (group.attributes)
       for (NamedAttribute attr : group.attributes)
         kernel->setAttr(attr.getName(), attr.getValue());

@@ -184,11 +184,16 @@ def Tile_KernelOp : Op<Tile_Dialect, "kernel",
     elementwise ops of one shape; a `copy` kernel has no ops and yields the
     value it copies (into the function result its result is returned as).
     Later passes add attributes: the schedule (`schedule`) and the memory
-    plan (docs/kernel-ir.md).
+    plan (docs/kernel-ir.md): `chunk_bounds`, the rows 0 = b_0 < ... < b_n
+    of the iteration space's outermost dimension where the chunks of a
+    split launch start and end, and `piece_bytes`, per result the largest
+    piece of a streamed tensor (0 when the result is not streamed).
   }];
   let arguments = (ins Tile_KernelKindAttr:$kind, StrAttr:$kernel_name,
                        OptionalAttr<StrAttr>:$split_reason,
-                       OptionalAttr<Tile_ScheduleAttr>:$schedule);
+                       OptionalAttr<Tile_ScheduleAttr>:$schedule,
+                       OptionalAttr<DenseI64ArrayAttr>:$chunk_bounds,
+                       OptionalAttr<DenseI64ArrayAttr>:$piece_bytes);
   let results = (outs Variadic<Tile_Tensor>:$results);
   let regions = (region SizedRegion<1>:$region);
   let assemblyFormat = "`` $kind $kernel_name attr-dict-with-keyword "
