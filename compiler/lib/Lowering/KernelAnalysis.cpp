@@ -41,7 +41,8 @@ static std::string getIndexName(const IndexSystem &system, unsigned var) {
                                    : "x" + std::to_string(var);
 }
 
-void KernelAnalysis::collectBuffers(KernelInfo &info, const KernelGroup &group) {
+void KernelAnalysis::collectBuffers(KernelInfo &info,
+                                    const KernelGroup &group) {
   RankedTensorType type = group.type;
   auto tensorTypeOf = [&](Value view) {
     return cast<RankedTensorType>(getRoot(view).getType());
@@ -118,7 +119,7 @@ void KernelAnalysis::collectBuffers(KernelInfo &info, const KernelGroup &group) 
 }
 
 std::optional<PieceLayout> KernelAnalysis::getPieceLayout(RankedTensorType type,
-                                                        Value root) {
+                                                          Value root) {
   MemRefType buffer = getBufferType(type);
   int64_t elementBytes =
       std::max<int64_t>(1, buffer.getElementTypeBitWidth() / 8);
@@ -172,8 +173,8 @@ LogicalResult KernelAnalysis::analyse(bool chooseSchedules) {
                   "index tuple; aggregate with `+`, `>`, ... to combine them";
       info.tuples = countTuples(*info.space, *info.system);
       if (chooseSchedules)
-        info.schedule = scheduleContraction(contract, *info.space,
-                                            *info.system, info.tuples, profile);
+        info.schedule = scheduleContraction(contract, *info.space, *info.system,
+                                            info.tuples, profile);
       double perTuple =
           contract.getCombination() == tile::CombinationKind::None ? 1 : 2;
       info.flops = info.tuples.tuples * perTuple;

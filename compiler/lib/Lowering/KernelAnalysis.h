@@ -1,4 +1,5 @@
-//===- KernelAnalysis.h - What the passes know about the kernels -*- C++ -*-===//
+//===- KernelAnalysis.h - What the passes know about the kernels -*- C++
+//-*-===//
 //
 // The passes after kernel formation read the tile.kernel ops as a plan
 // (readKernels) and analyse each kernel the same way: its index system,

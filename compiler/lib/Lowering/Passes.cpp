@@ -30,8 +30,8 @@ DeviceProfile tilec::getReferenceProfile() {
 }
 
 FailureOr<DeviceProfile>
-tilec::resolveProfile(const std::optional<DeviceProfile> &given,
-                      StringRef path, Operation *op) {
+tilec::resolveProfile(const std::optional<DeviceProfile> &given, StringRef path,
+                      Operation *op) {
   if (given)
     return *given;
   DeviceProfile profile = getReferenceProfile();

@@ -97,8 +97,8 @@ TEST(ScheduleAttr, RoundTripsEveryField) {
 
   KernelGroup group;
   group.kind = KernelKind::Elementwise;
-  mlir::FailureOr<Schedule> back = getSchedule(
-      parsed, group, nullptr, nullptr, mlir::UnknownLoc::get(&context));
+  mlir::FailureOr<Schedule> back = getSchedule(parsed, group, nullptr, nullptr,
+                                               mlir::UnknownLoc::get(&context));
   ASSERT_TRUE(mlir::succeeded(back));
   expectEqual(*back, schedule);
 }

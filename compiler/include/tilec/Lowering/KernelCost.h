@@ -2,7 +2,8 @@
 //
 // How many index tuples a contraction visits and how large its index
 // arithmetic gets, from interval bounds over the output box. Used by the
-// scheduler and the lowering to the kernel IR: feeds tile.flops, --explain and the choice of index width.
+// scheduler and the lowering to the kernel IR: feeds tile.flops, --explain and
+// the choice of index width.
 //
 //===----------------------------------------------------------------------===//
 

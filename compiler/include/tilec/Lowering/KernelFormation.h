@@ -100,8 +100,7 @@ mlir::FailureOr<mlir::func::FuncOp> getTileFunction(mlir::ModuleOp module);
 /// reason and attributes. The kernel's results are the values the group
 /// stores, and those whose shape only is read outside it (by tile.shape),
 /// which are not stored.
-void writeKernels(mlir::func::FuncOp function,
-                                 const KernelPlan &plan);
+void writeKernels(mlir::func::FuncOp function, const KernelPlan &plan);
 
 /// The inverse of writeKernels: moves the ops of every tile.kernel of
 /// `function` back into the function (in launch order) and returns the

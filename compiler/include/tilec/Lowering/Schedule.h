@@ -286,10 +286,11 @@ tile::ScheduleAttr getScheduleAttr(mlir::MLIRContext *context,
 /// contraction's dense-matmul shape is matched again from its tile.contract
 /// (analysed as `space` and `system`). Fails with an error at `loc` when the
 /// contraction is not a dense matmul.
-mlir::FailureOr<Schedule>
-getSchedule(tile::ScheduleAttr attr, const KernelGroup &group,
-            const ContractionSpace *space, const IndexSystem *system,
-            mlir::Location loc);
+mlir::FailureOr<Schedule> getSchedule(tile::ScheduleAttr attr,
+                                      const KernelGroup &group,
+                                      const ContractionSpace *space,
+                                      const IndexSystem *system,
+                                      mlir::Location loc);
 
 /// Checks that `schedule` fits `profile` (work-group size and shape, the
 /// work-groups per launch, local memory, registers, loop passes); reports an

@@ -31,8 +31,7 @@ FailureOr<func::FuncOp> lowering::getTileFunction(ModuleOp module) {
   return function;
 }
 
-void lowering::writeKernels(func::FuncOp function,
-                                     const KernelPlan &plan) {
+void lowering::writeKernels(func::FuncOp function, const KernelPlan &plan) {
   Block &body = function.getBody().front();
   Operation *returnOp = body.getTerminator();
   // The ops left outside kernels (reshapes, recomputed generators), in
@@ -63,9 +62,8 @@ void lowering::writeKernels(func::FuncOp function,
       for (Operation *op : group.ops) {
         Value value = op->getResult(0);
         if (stored.count(value) ||
-            llvm::any_of(value.getUsers(), [&](Operation *user) {
-              return !inGroup.count(user);
-            }))
+            llvm::any_of(value.getUsers(),
+                         [&](Operation *user) { return !inGroup.count(user); }))
           yielded.push_back(value);
       }
     }
@@ -83,8 +81,8 @@ void lowering::writeKernels(func::FuncOp function,
     kernel.getRegion().push_back(kernelBody);
     for (Operation *op : group.ops)
       op->moveBefore(kernelBody, kernelBody->end());
-    OpBuilder::atBlockEnd(kernelBody).create<tile::YieldOp>(*group.loc,
-                                                            yielded);
+    OpBuilder::atBlockEnd(kernelBody)
+        .create<tile::YieldOp>(*group.loc, yielded);
     auto outside = [&](OpOperand &use) {
       return !kernel->isProperAncestor(use.getOwner());
     };

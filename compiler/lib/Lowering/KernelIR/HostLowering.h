@@ -76,13 +76,11 @@ private:
                                   unsigned chunk);
   /// Builds `launch`'s gpu.func over `arguments` and launches it;
   /// `partials` is the temporary of a two-pass reduction's partials.
-  mlir::LogicalResult emitKernel(mlir::gpu::GPUModuleOp kernels,
-                                 const KernelInfo &info,
-                                 const KernelGroup &group,
-                                 const KernelArguments &arguments,
-                                 const KernelLaunch &launch,
-                                 mlir::Value copyTarget, mlir::Value partials,
-                                 int64_t firstRow, llvm::StringRef chunkNote);
+  mlir::LogicalResult
+  emitKernel(mlir::gpu::GPUModuleOp kernels, const KernelInfo &info,
+             const KernelGroup &group, const KernelArguments &arguments,
+             const KernelLaunch &launch, mlir::Value copyTarget,
+             mlir::Value partials, int64_t firstRow, llvm::StringRef chunkNote);
   /// `chunkNote` says which rows and pieces a chunk of a split launch
   /// takes (empty for a whole launch).
   void printExplanation(const KernelInfo &info, const KernelGroup &group,

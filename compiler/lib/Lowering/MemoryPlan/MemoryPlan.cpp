@@ -24,7 +24,7 @@ using namespace tilec;
 using namespace tilec::lowering;
 
 LogicalResult KernelAnalysis::planChunks(KernelInfo &info,
-                                       const KernelGroup &group) {
+                                         const KernelGroup &group) {
   RankedTensorType type = group.type;
   int64_t rows = type.getRank() ? type.getDimSize(0) : 1;
   SmallVector<int64_t> bounds;
@@ -316,7 +316,8 @@ LogicalResult KernelAnalysis::readMemoryPlan() {
   if (auto peak = function->getAttrOfType<IntegerAttr>(kStreamedPeakAttr))
     streamedPeak = peak.getInt();
   for (auto [group, info] : llvm::zip(plan.groups, infos)) {
-    if (auto bytes = group.attributes.getAs<DenseI64ArrayAttr>(kPieceBytesAttr)) {
+    if (auto bytes =
+            group.attributes.getAs<DenseI64ArrayAttr>(kPieceBytesAttr)) {
       if (bytes.size() != int64_t(group.stored.size()))
         return emitError(info.loc)
                << "kernel " << info.name << " has " << group.stored.size()
@@ -338,9 +339,10 @@ LogicalResult KernelAnalysis::readMemoryPlan() {
         recorded ? recorded.asArrayRef() : ArrayRef<int64_t>();
     auto format = [](ArrayRef<int64_t> values) {
       return "[" +
-             llvm::join(llvm::map_range(
-                            values,
-                            [](int64_t value) { return std::to_string(value); }),
+             llvm::join(llvm::map_range(values,
+                                        [](int64_t value) {
+                                          return std::to_string(value);
+                                        }),
                         ", ") +
              "]";
     };

@@ -16,8 +16,7 @@ namespace tilec {
 
 namespace {
 
-struct PlanMemoryPass
-    : public tilec::impl::TilePlanMemoryBase<PlanMemoryPass> {
+struct PlanMemoryPass : public tilec::impl::TilePlanMemoryBase<PlanMemoryPass> {
   using TilePlanMemoryBase::TilePlanMemoryBase;
   PlanMemoryPass() = default;
   explicit PlanMemoryPass(std::optional<DeviceProfile> profile)

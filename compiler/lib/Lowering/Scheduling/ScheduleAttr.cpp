@@ -41,9 +41,9 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   llvm::copy(attr.getLocalSize(), s.localSize.begin());
   llvm::copy(attr.getNumGroups(), s.numGroups.begin());
   s.activeItems = attr.getActiveItems();
-  s.tile = {attr.getBlockM(),      attr.getBlockN(),     attr.getRegM(),
-            attr.getRegN(),        attr.getBlockK(),     attr.getStrideA(),
-            attr.getStrideB(),     attr.getVectorWidth(), attr.getStageWidthA(),
+  s.tile = {attr.getBlockM(),     attr.getBlockN(),      attr.getRegM(),
+            attr.getRegN(),       attr.getBlockK(),      attr.getStrideA(),
+            attr.getStrideB(),    attr.getVectorWidth(), attr.getStageWidthA(),
             attr.getStageWidthB()};
   s.walk.width = attr.getWalkWidth();
   s.walk.steps = attr.getWalkSteps();

@@ -117,9 +117,8 @@ LogicalResult KernelOp::verify() {
            << yield.getValues().getTypes() << " but its results are "
            << getResultTypes();
   if (std::optional<ArrayRef<int64_t>> bounds = getChunkBounds()) {
-    int64_t rows = getIterationType().getRank() > 0
-                       ? getIterationType().getDimSize(0)
-                       : 1;
+    int64_t rows =
+        getIterationType().getRank() > 0 ? getIterationType().getDimSize(0) : 1;
     if (bounds->size() < 2 || bounds->front() != 0 || bounds->back() != rows ||
         !llvm::is_sorted(*bounds, std::less_equal<int64_t>()))
       return emitOpError("chunk_bounds must rise strictly from 0 to the ")
@@ -127,9 +126,8 @@ LogicalResult KernelOp::verify() {
   }
   if (std::optional<ArrayRef<int64_t>> bytes = getPieceBytes())
     if (bytes->size() != getNumResults())
-      return emitOpError("has ")
-             << getNumResults() << " results but " << bytes->size()
-             << " piece sizes";
+      return emitOpError("has ") << getNumResults() << " results but "
+                                 << bytes->size() << " piece sizes";
   if (getKind() == KernelKind::Copy) {
     if (body->getOperations().size() != 1 || yield.getValues().size() != 1)
       return emitOpError("a copy kernel holds no ops and yields one value");
@@ -138,8 +136,8 @@ LogicalResult KernelOp::verify() {
     return success();
   }
   if (body->getOperations().size() == 1)
-    return emitOpError("an ") << stringifyKernelKind(getKind())
-                              << " kernel holds at least one op";
+    return emitOpError("an ")
+           << stringifyKernelKind(getKind()) << " kernel holds at least one op";
   Operation &first = body->front();
   if (getKind() == KernelKind::Contraction && !isa<ContractOp>(first))
     return emitOpError("a contraction kernel starts with its tile.contract");
