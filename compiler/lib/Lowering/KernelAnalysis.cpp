@@ -193,6 +193,15 @@ LogicalResult KernelAnalysis::analyse(bool chooseSchedules) {
       if (failed(schedule))
         return failure();
       info.schedule = std::move(*schedule);
+      const WorkSplit &split = info.schedule.split;
+      size_t levels = info.tuples.levelTrips.size();
+      if (info.schedule.kind == ScheduleKind::ReductionContraction &&
+          (split.mergedLevels > levels ||
+           (split.stridedLevel >= levels && levels > 0)))
+        return emitError(info.loc)
+               << "kernel " << group.name << "'s reduction schedule shares "
+               << "loop levels its contraction does not have (" << levels
+               << ")";
     }
     info.flops += double(elements) * ewOps;
     if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))

@@ -32,3 +32,37 @@ func.func @too_wide(%A: tensor<4xf32>) -> tensor<4xf32> {
   }
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Only reductions share an element among work-items and work-groups.
+func.func @shared(%A: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: :8: error: only a `reduction` schedule shares elements (partial_groups, elements_per_group)
+  %0 = tile.kernel elementwise "k0_B" attributes {schedule = #tile.schedule<kind = per_element, local_size = [4, 1, 1], num_groups = [1, 1, 1], active_items = 4, walk_steps = 4, accesses = 2, partial_groups = 2, loop_passes = 0.0, registers = 17>} -> tensor<4xf32> {
+    %1 = tile.ew neg %A : (tensor<4xf32>) -> tensor<4xf32>
+    tile.yield %1 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @levels(%A: tensor<4096xf32>) -> tensor<f32> {
+  // CHECK: :8: error: kernel k0_S's reduction schedule shares loop levels its contraction does not have (1)
+  %0 = tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [1, 1, 1], active_items = 256, merged_levels = 0, strided_level = 3, loop_passes = 16.0, local_mem_bytes = 1024, registers = 24>} -> tensor<f32> {
+    %1 = tile.contract add (i) [] = %A[i] : tensor<4096xf32> -> tensor<f32>
+    tile.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @combination(%A: tensor<4096xf32>) -> tensor<f32> {
+  // CHECK: :8: error: a kernel cannot run the `partial_combination` schedule: lowering adds it after a reduction
+  %0 = tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = partial_combination, local_size = [1, 1, 1], num_groups = [1, 1, 1], active_items = 1, loop_passes = 16.0>} -> tensor<f32> {
+    %1 = tile.contract add (i) [] = %A[i] : tensor<4096xf32> -> tensor<f32>
+    tile.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}

@@ -68,6 +68,20 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
                           << "` kernels cannot run the `"
                           << tile::stringifyScheduleKind(s.kind)
                           << "` schedule";
+  // The second pass of a two-pass reduction is lowering's own: a kernel's
+  // schedule is never one, and only a reduction shares its elements.
+  if (s.kind == ScheduleKind::PartialCombination)
+    return emitError(loc) << "a kernel cannot run the `partial_combination` "
+                             "schedule: lowering adds it after a reduction";
+  if (s.kind != ScheduleKind::ReductionContraction &&
+      (s.partialGroups != 1 || s.elementsPerGroup != 1))
+    return emitError(loc) << "only a `reduction` schedule shares elements "
+                             "(partial_groups, elements_per_group)";
+  if (s.kind == ScheduleKind::ReductionContraction &&
+      s.localSize[0] % s.elementsPerGroup != 0)
+    return emitError(loc) << "a reduction's work-group size " << s.localSize[0]
+                          << " is not a multiple of its " << s.elementsPerGroup
+                          << " elements per group";
   if (s.kind == ScheduleKind::TiledContraction) {
     std::string whyNot;
     s.matmul = matchDenseMatmul(cast<tile::ContractOp>(group.ops[0]), *space,
