@@ -43,3 +43,18 @@ func.func @unformed(%A: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tile.ew neg %A : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A copy kernel fills a function result.
+func.func @copy(%A: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: :8: error: the result of copy kernel k0_copy_0 must be returned, once
+  %0 = tile.kernel copy "k0_copy_0" -> tensor<4xf32> {
+    tile.yield %A : tensor<4xf32>
+  }
+  %1 = tile.kernel elementwise "k1_B" -> tensor<4xf32> {
+    %2 = tile.ew neg %0 : (tensor<4xf32>) -> tensor<4xf32>
+    tile.yield %2 : tensor<4xf32>
+  }
+  return %1 : tensor<4xf32>
+}

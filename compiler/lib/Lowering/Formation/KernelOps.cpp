@@ -139,9 +139,11 @@ FailureOr<KernelPlan> lowering::readKernels(func::FuncOp function) {
     SmallVector<Value> yielded(kernel.getYield().getValues());
     if (group.kind == KernelKind::Copy) {
       group.copySource = yielded[0];
-      for (OpOperand &use : kernel.getResult(0).getUses())
-        if (use.getOwner() == returnOp)
-          group.copyOutput = use.getOperandNumber();
+      Value result = kernel.getResult(0);
+      if (!result.hasOneUse() || result.use_begin()->getOwner() != returnOp)
+        return kernel.emitError("the result of copy kernel ")
+               << group.name << " must be returned, once";
+      group.copyOutput = result.use_begin()->getOperandNumber();
       copiedOutputs.insert(group.copyOutput);
     } else {
       // What leaves the kernel only to have its shape read is not stored.
