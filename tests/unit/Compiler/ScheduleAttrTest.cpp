@@ -23,7 +23,7 @@ namespace {
 /// A schedule with every field away from its default.
 Schedule makeSchedule() {
   Schedule s;
-  s.kind = ScheduleKind::PerElement;
+  s.kind = ScheduleKind::ReductionContraction;
   s.localSize = {64, 2, 3};
   s.numGroups = {5, 6, 7};
   s.activeItems = 1234;
@@ -96,7 +96,7 @@ TEST(ScheduleAttr, RoundTripsEveryField) {
   EXPECT_EQ(parsed, attr);
 
   KernelGroup group;
-  group.kind = KernelKind::Elementwise;
+  group.kind = KernelKind::Contraction;
   mlir::FailureOr<Schedule> back = getSchedule(parsed, group, nullptr, nullptr,
                                                mlir::UnknownLoc::get(&context));
   ASSERT_TRUE(mlir::succeeded(back));
