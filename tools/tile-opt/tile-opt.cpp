@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Lowering/Lowering.h"
 #include "tilec/Target/SPIRV/Passes.h"
-#include "tilec/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -5,9 +5,9 @@
 #include "tilec/Bundle/BundleExtraction.h"
 #include "tilec/Conversion/ProgramToTile.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Lowering/Lowering.h"
 #include "tilec/Target/MSL/MSL.h"
 #include "tilec/Target/SPIRV/SPIRV.h"
-#include "tilec/Transforms/Lowering.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -20,6 +20,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -167,7 +168,12 @@ std::optional<Bundle> compileProgram(const Program &program,
 
   std::string explanation;
   llvm::raw_string_ostream explain(explanation);
-  if (failed(lowerToKernels(*module, profile, &explain)))
+  // Lowering's passes (docs/scheduler.md); they report their errors through
+  // the handler. The kernel IR is verified below, as an internal stage.
+  PassManager lowering(&context);
+  lowering.enableVerifier(false);
+  buildLoweringPipeline(lowering, profile, &explain);
+  if (failed(lowering.run(*module)))
     return std::nullopt;
   if (hooks.afterLowering)
     hooks.afterLowering(*module);

@@ -14,6 +14,37 @@ using tilec::Rational;
 
 #include "tilec/Dialect/Tile/IR/TileEnums.cpp.inc"
 
+namespace tilec {
+namespace tile {
+
+/// `[x, y, z]`, the work-group size and count of a schedule.
+static FailureOr<SmallVector<int64_t>> parseDim3(AsmParser &parser) {
+  SmallVector<int64_t> extents;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+        return parser.parseInteger(extents.emplace_back());
+      }))
+    return failure();
+  return extents;
+}
+
+static void printDim3(AsmPrinter &printer, ArrayRef<int64_t> extents) {
+  printer << '[';
+  llvm::interleaveComma(extents, printer);
+  printer << ']';
+}
+
+static FailureOr<bool> parseFlag(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalKeyword("true")))
+    return true;
+  if (succeeded(parser.parseOptionalKeyword("false")))
+    return false;
+  return parser.emitError(parser.getCurrentLocation(),
+                          "expected 'true' or 'false'");
+}
+
+} // namespace tile
+} // namespace tilec
+
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/IR/TileAttrs.cpp.inc"
 
@@ -91,4 +122,32 @@ void RationalMapAttr::print(AsmPrinter &printer) const {
     printPoly(printer, getRow(result), dims);
   }
   printer << ")>";
+}
+
+//===----------------------------------------------------------------------===//
+// ScheduleAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScheduleAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
+    ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups, int64_t, int64_t,
+    int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t vectorWidth,
+    int64_t, int64_t, int64_t walkWidth, int64_t, int64_t, int64_t, int64_t,
+    int64_t, int64_t, bool, int64_t elementsPerGroup, int64_t partialGroups,
+    bool, bool, FloatAttr loopPasses, int64_t, int64_t, StringRef) {
+  for (auto [name, extents] :
+       {std::pair{"local_size", localSize}, {"num_groups", numGroups}}) {
+    if (extents.size() != 3)
+      return emitError() << name << " needs 3 extents (x, y, z), got "
+                         << extents.size();
+    if (llvm::any_of(extents, [](int64_t extent) { return extent < 1; }))
+      return emitError() << name << " extents must be positive";
+  }
+  if (vectorWidth < 1 || walkWidth < 1 || elementsPerGroup < 1 ||
+      partialGroups < 1)
+    return emitError() << "vector_width, walk_width, elements_per_group and "
+                          "partial_groups must be positive";
+  if (!loopPasses || !loopPasses.getType().isF64())
+    return emitError() << "loop_passes must be an f64 float";
+  return success();
 }

@@ -94,3 +94,69 @@ LogicalResult ShapeOp::verify() {
            << getType().getDimSize(0);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+YieldOp KernelOp::getYield() { return cast<YieldOp>(getBody()->back()); }
+
+RankedTensorType KernelOp::getIterationType() {
+  if (getKind() == KernelKind::Copy)
+    return cast<RankedTensorType>(getYield().getValues()[0].getType());
+  return cast<RankedTensorType>(getBody()->front().getResult(0).getType());
+}
+
+LogicalResult KernelOp::verify() {
+  Block *body = getBody();
+  auto yield = dyn_cast<YieldOp>(body->back());
+  if (!yield)
+    return emitOpError("body must end in a tile.yield");
+  if (yield.getValues().getTypes() != getResultTypes())
+    return emitOpError("yields ")
+           << yield.getValues().getTypes() << " but its results are "
+           << getResultTypes();
+  if (std::optional<ArrayRef<int64_t>> bounds = getChunkBounds()) {
+    int64_t rows =
+        getIterationType().getRank() > 0 ? getIterationType().getDimSize(0) : 1;
+    if (bounds->size() < 2 || bounds->front() != 0 || bounds->back() != rows ||
+        !llvm::is_sorted(*bounds, std::less_equal<int64_t>()))
+      return emitOpError("chunk_bounds must rise strictly from 0 to the ")
+             << rows << " rows of the outermost dimension";
+  }
+  if (std::optional<ArrayRef<int64_t>> bytes = getPieceBytes())
+    if (bytes->size() != getNumResults())
+      return emitOpError("has ") << getNumResults() << " results but "
+                                 << bytes->size() << " piece sizes";
+  if (getKind() == KernelKind::Copy) {
+    if (body->getOperations().size() != 1 || yield.getValues().size() != 1)
+      return emitOpError("a copy kernel holds no ops and yields one value");
+    if (yield.getValues()[0].getParentRegion() == &getRegion())
+      return emitOpError("a copy kernel yields a value defined outside it");
+    return success();
+  }
+  if (body->getOperations().size() == 1)
+    return emitOpError("an ")
+           << stringifyKernelKind(getKind()) << " kernel holds at least one op";
+  Operation &first = body->front();
+  if (getKind() == KernelKind::Contraction && !isa<ContractOp>(first))
+    return emitOpError("a contraction kernel starts with its tile.contract");
+  ArrayRef<int64_t> shape = getIterationType().getShape();
+  for (Operation &op : body->without_terminator()) {
+    bool elementwise =
+        isa<ElementwiseOp, CastOp, ConstantOp, IndexOp, ShapeOp>(op);
+    if (!elementwise && &op != &first)
+      return op.emitOpError("cannot be fused into a kernel: only elementwise "
+                            "ops follow a kernel's first op");
+    if (!elementwise && getKind() == KernelKind::Elementwise)
+      return op.emitOpError("is not elementwise, in an elementwise kernel");
+    if (op.getNumResults() != 1 ||
+        cast<RankedTensorType>(op.getResult(0).getType()).getShape() != shape)
+      return op.emitOpError("does not have the kernel's shape ")
+             << getIterationType();
+  }
+  for (Value value : yield.getValues())
+    if (value.getParentRegion() != &getRegion())
+      return emitOpError("yields a value it does not compute");
+  return success();
+}

@@ -157,4 +157,60 @@ def Tile_ShapeOp : Tile_Op<"shape"> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Kernels (written by lowering's kernel formation, docs/kernel-ir.md)
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Op<Tile_Dialect, "kernel",
+                       [RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "the ops that run together as one kernel";
+  let description = [{
+    Records kernel formation (fusion, docs/scheduler.md): the ops of the body
+    run as one kernel, named `name`, and the values its `tile.yield` takes
+    are the values the kernel stores to global memory, which the kernel's
+    results stand for outside it. The body reads the function's other values
+    directly (the region is not isolated from above): function arguments,
+    results of earlier kernels, and the generators (`tile.constant`,
+    `tile.index`, `tile.shape`) that each kernel recomputes.
+
+      %r = tile.kernel contraction "k0_C" -> tensor<4x4xf32> {
+        %0 = tile.contract add, mul (i, j, k) [i, j] = %A[i, k], %B[k, j]
+            : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+        tile.yield %0 : tensor<4x4xf32>
+      }
+
+    `contraction` kernels start with their tile.contract, followed by the
+    elementwise ops fused into its epilogue; `elementwise` kernels hold
+    elementwise ops of one shape; a `copy` kernel has no ops and yields the
+    value it copies (into the function result its result is returned as).
+    Later passes add attributes: the schedule (`schedule`) and the memory
+    plan (docs/kernel-ir.md): `chunk_bounds`, the rows 0 = b_0 < ... < b_n
+    of the iteration space's outermost dimension where the chunks of a
+    split launch start and end, and `piece_bytes`, per result the largest
+    piece of a streamed tensor (0 when the result is not streamed).
+  }];
+  let arguments = (ins Tile_KernelKindAttr:$kind, StrAttr:$kernel_name,
+                       OptionalAttr<StrAttr>:$split_reason,
+                       OptionalAttr<Tile_ScheduleAttr>:$schedule,
+                       OptionalAttr<DenseI64ArrayAttr>:$chunk_bounds,
+                       OptionalAttr<DenseI64ArrayAttr>:$piece_bytes);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$region);
+  let assemblyFormat = "`` $kind $kernel_name attr-dict-with-keyword "
+                       "(`->` type($results)^)? $region";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The tile.yield ending the body.
+    YieldOp getYield();
+    /// The shape every value of the kernel has: its iteration space.
+    ::mlir::RankedTensorType getIterationType();
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Terminator, HasParent<"KernelOp">]> {
+  let summary = "the values a tile.kernel stores";
+  let arguments = (ins Variadic<Tile_Tensor>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_TD

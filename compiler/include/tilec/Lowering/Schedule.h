@@ -1,0 +1,305 @@
+//===- Schedule.h - How a kernel runs on a device ---------------*- C++ -*-===//
+//
+// The scheduler's decisions for one kernel and the analytic model behind
+// them (docs/scheduler.md): the scheduler's interface (`tile-schedule`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LOWERING_SCHEDULE_H
+#define TILEC_LOWERING_SCHEDULE_H
+
+#include "tilec/Lowering/KernelCost.h"
+#include "tilec/Lowering/KernelFormation.h"
+
+#include "tilec/Analysis/IndexSpace.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Runtime/DeviceProfile.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+namespace lowering {
+
+/// PerElement: one work-item per element of the group's shape (elementwise,
+/// copy). GenericContraction: one work-item per output element running the
+/// index space's loop nest. TiledContraction: work-group tiles of the
+/// output, the reduction staged through local memory, a register tile per
+/// work-item. ReductionContraction: one work-group per output element (or
+/// `partialGroups` of them) whose work-items share the element's tuples and
+/// combine their partial aggregates in local memory. PartialCombination: the
+/// second pass of a reduction with several work-groups per element, which
+/// combines the groups' partial aggregates. The kind of a #tile.schedule.
+using ScheduleKind = tile::ScheduleKind;
+
+/// How the work-items of a reduction work-group share one element's loop
+/// nest. The leading `mergedLevels` loops (all with constant bounds) run as
+/// one linear loop; the iterations of the loop `stridedLevel` (the merged
+/// loop when `stridedLevel < mergedLevels`) are dealt out to the
+/// work-items, so every tuple belongs to exactly one work-item; every other
+/// loop runs whole in every work-item.
+struct WorkSplit {
+  unsigned mergedLevels = 0;
+  unsigned stridedLevel = 0;
+  /// Each work-item takes one contiguous chunk of the iterations (CPUs: a
+  /// core runs a whole work-group and streams through memory), rather than
+  /// every n-th iteration from its id (GPUs: neighbouring work-items read
+  /// neighbouring addresses).
+  bool contiguous = false;
+};
+
+/// C[b, i, j] = +(A[.] * B[.]) over a dense box, with A's address linear
+/// in (b, i, k) and B's in (b, k, j): the shape the tiled schedule needs.
+struct DenseMatmul {
+  struct Operand {
+    /// Which contraction input this is.
+    unsigned input = 0;
+    /// Address = constant + batch*batchStride + outer*outerStride + k*kStride,
+    /// where outer is i for A and j for B.
+    int64_t constant = 0, batchStride = 0, outerStride = 0, kStride = 0;
+  };
+  bool batched = false;
+  int64_t batch = 1, m = 1, n = 1, k = 0;
+  /// The first value of the reduction index.
+  int64_t kBegin = 0;
+  Operand a, b;
+};
+
+struct TileSizes {
+  /// Outputs per work-group (M x N), per work-item (regM x regN), and the
+  /// reduction slice staged in local memory per step.
+  int64_t blockM = 0, blockN = 0, regM = 0, regN = 0, blockK = 0;
+  /// Row length of the local A and B tiles (a pad of one vector spreads the
+  /// rows over the banks when the tile is written along k, and keeps the
+  /// rows aligned for vector reads).
+  int64_t strideA = 0, strideB = 0;
+  /// A work-item's register-tile rows and columns come in groups of this
+  /// many consecutive ones, each group read from local memory as one
+  /// vector (1: scalar reads).
+  int64_t vectorWidth = 1;
+  /// Elements of A and B that one global load stages (1: scalar loads).
+  int64_t stageWidthA = 1, stageWidthB = 1;
+};
+
+/// How the work-items of a per-element schedule walk the elements
+/// (docs/scheduler.md, "Per element"). A step is `width` consecutive
+/// elements; the last step holds the rest when the width does not divide
+/// the elements.
+struct ElementWalk {
+  /// Elements per step: operands that allow it are loaded and stored as one
+  /// vector of this many elements (1: scalars).
+  int64_t width = 1;
+  /// Steps in all: ceil(elements / width).
+  int64_t steps = 0;
+  /// 0: the launch's work-items stride over all steps together, work-item
+  /// i taking steps i, i + N, i + 2N, ... (N work-items; GPUs, so that
+  /// neighbouring work-items access neighbouring addresses). Otherwise each
+  /// work-group takes `groupSteps` consecutive steps, which its work-items
+  /// stride over by the work-group size (CPUs: a core runs a whole
+  /// work-group and streams through contiguous memory).
+  int64_t groupSteps = 0;
+  /// Accesses (loads and stores of distinct buffers) that vectors carry, and
+  /// all accesses, for --explain.
+  unsigned vectorAccesses = 0, accesses = 0;
+};
+
+struct Schedule {
+  ScheduleKind kind = ScheduleKind::PerElement;
+  std::array<int64_t, 3> localSize = {1, 1, 1};
+  std::array<int64_t, 3> numGroups = {1, 1, 1};
+  /// Work-items that do something (the rest are guarded off).
+  int64_t activeItems = 0;
+  TileSizes tile;
+  /// Per-element schedules: how the work-items walk the elements.
+  ElementWalk walk;
+  std::optional<DenseMatmul> matmul;
+  /// Reduction schedules: how the work-group shares an element's tuples.
+  WorkSplit split;
+  /// Reduction schedules: the neighbouring elements one work-group takes,
+  /// one per neighbouring work-item (a column reduction on a GPU: coalesced
+  /// loads); the group's work-items of one element share it.
+  int64_t elementsPerGroup = 1;
+  /// Reduction schedules: the work-groups sharing each element. Above 1,
+  /// each group writes its partial aggregate to a temporary and a second
+  /// kernel (scheduleCombination) combines them.
+  int64_t partialGroups = 1;
+  /// Partial combination: one work-group per element whose work-items share
+  /// its partials and combine them by a tree in local memory (many
+  /// partials), rather than one work-item per element combining them in
+  /// order.
+  bool treeCombination = false;
+  /// Float `+` contractions whose elements may aggregate many tuples sum
+  /// with Kahan-Babuska-Neumaier compensation (docs/scheduler.md).
+  bool compensated = false;
+  /// The most loop passes a work-item makes, counted as countLoopPasses
+  /// does (an upper bound where the loops' bounds vary).
+  double loopPasses = 0;
+  int64_t localMemBytes = 0;
+  /// 32-bit registers per work-item, estimated (docs/scheduler.md).
+  int64_t registers = 0;
+  /// Why this schedule, for --explain.
+  std::string reason;
+};
+
+/// The register budget per work-item the schedules are held to.
+constexpr int64_t kRegisterBudget = 128;
+
+/// The registers of a GPU compute unit the model assumes: what keeps two
+/// work-groups of 256 work-items at the budget resident (64K 32-bit
+/// registers per unit on NVIDIA since Kepler and on AMD's CDNA).
+constexpr int64_t kUnitRegisters = kRegisterBudget * 2 * 256;
+
+/// The most work-items a GPU compute unit keeps resident (NVIDIA: 2048
+/// since Volta; AMD's CDNA: 2560), which the profile does not report.
+constexpr int64_t kUnitResidentItems = 2048;
+
+/// A reduction is split over several work-groups per element only while
+/// each work-item still aggregates this many tuples: a work-group's share
+/// then takes longer than the second kernel's launch that combines the
+/// groups (one work-group of 256 streams about 7e9 f32 per second on the
+/// H200, so 65536 tuples take about 9 us, a launch 3 to 5 us).
+constexpr double kSplitTuplesPerItem = 256;
+
+/// The neighbouring elements a column reduction's work-group takes: a
+/// warp's 32 loads of f32 then make one 128-byte line.
+constexpr int64_t kCoalescedElements = 32;
+
+/// Up to this many partials per element, the combining kernel gives each
+/// element one work-item that combines them in order; beyond, a work-group
+/// that shares them and combines them by a tree.
+constexpr int64_t kSerialCombination = 32;
+
+/// An output element aggregating more tuples than this has a long
+/// reduction: a float sum is compensated, and a few such elements get a
+/// work-group each.
+constexpr double kLongReduction = 1024;
+
+/// The work-group size of one-dimensional schedules: the largest power of
+/// two the device allows, at most 256 (enough to hide latency on GPUs while
+/// leaving several work-groups per compute unit).
+int64_t getLinearGroupSize(const DeviceProfile &profile);
+
+/// The address of `access` (integral rows) in a C-ordered buffer as
+/// coefficients per index variable plus a constant.
+std::optional<std::vector<int64_t>>
+getLinearAddress(const IndexSystem::Access &access, unsigned numIndices);
+
+/// The reduction schedule (ReductionSchedule.cpp), when `op`'s elements are
+/// few for the device's parallelism (or `force`d: one work-item per element
+/// would run more loop passes than the device allows), each aggregates a
+/// long reduction, and the partial aggregates of a work-group fit local
+/// memory. Several work-groups share each element (a second kernel combines
+/// their partials) where one per element leaves the device idle, and under
+/// a loop limit the work-group grows up to the device's maximum, then more
+/// work-groups share each element, until a work-item's loop passes fit.
+std::optional<Schedule>
+scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
+                  const IndexSystem &system, const TupleCount &tuples,
+                  bool compensated, bool force, const DeviceProfile &profile);
+
+/// Matches `op` (analysed as `space`) against the tiled schedule's shape.
+std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
+                                            const ContractionSpace &space,
+                                            const IndexSystem &system,
+                                            std::string &whyNot);
+
+/// The widest vector, in elements of `elementBytes`, that kernels move
+/// between memory and registers on `profile` (docs/scheduler.md,
+/// "Vectors").
+int64_t getMemoryVectorWidth(const DeviceProfile &profile,
+                             int64_t elementBytes);
+
+/// One work-item per element of `elements` (generic contractions, partial
+/// combinations): the work-groups along x, and along y as well where x
+/// alone would exceed the device's group count.
+Schedule scheduleOneItemPerElement(int64_t elements, int64_t registers,
+                                   const DeviceProfile &profile);
+
+/// Whether kernels access `storageType` (a buffer's element type) with
+/// vectors: f32, f64 and the integers (not f16/bf16, docs/kernel-ir.md).
+bool hasVectorAccess(mlir::Type storageType);
+
+/// The values the per-element kernel of `group` loads, each once: the
+/// operands defined outside the group other than generators (a copy's
+/// source).
+llvm::SmallVector<mlir::Value> getLoadedValues(const KernelGroup &group);
+
+/// Whether the per-element kernel of `group` loads `value` as a whole
+/// buffer at the kernel's own positions (not a broadcast operand nor a
+/// recomputed generator), so that a step may load it as a vector.
+bool isLoadedInPlace(const KernelGroup &group, mlir::Value value);
+
+/// The per-element schedule of the elementwise or copy `group`: steps of
+/// consecutive elements (vectors where the operands allow), work-groups to
+/// fill the device, within its group-count and loop limits.
+Schedule schedulePerElement(const KernelGroup &group,
+                            const DeviceProfile &profile);
+
+/// Whether every work-item of the per-element `schedule` takes at most one
+/// step (its kernel then guards the step instead of looping).
+bool takesOneStep(const Schedule &schedule);
+
+/// `schedule` (per element, or one work-item per element) restricted to the
+/// `elements` elements of a chunk of a split launch, whole rows of
+/// `rowElements`: no more work-groups than before, and steps only as wide
+/// as keep every vector aligned in the chunk's buffers, which start at
+/// whole rows.
+void restrictLinearSchedule(Schedule &schedule, int64_t elements,
+                            int64_t rowElements);
+
+/// The reduction schedule for few elements with long reductions, else the
+/// tiled schedule where the contraction matches it and a tile fits the
+/// device, else the generic one. `tuples` counts the contraction's work.
+Schedule scheduleContraction(tile::ContractOp op, const ContractionSpace &space,
+                             const IndexSystem &system,
+                             const TupleCount &tuples,
+                             const DeviceProfile &profile);
+
+/// The generic schedule: one work-item per element of the contraction's
+/// `elements` runs its whole loop nest.
+Schedule scheduleGeneric(int64_t elements, const ContractionSpace &space,
+                         const TupleCount &tuples, bool compensated,
+                         const DeviceProfile &profile);
+
+/// The second pass of `reduction` (whose partialGroups is above 1) over
+/// `elements` output elements.
+Schedule scheduleCombination(const Schedule &reduction, int64_t elements,
+                             const DeviceProfile &profile);
+
+/// Narrows the staging loads of tiled schedule `schedule`, restricted to a
+/// chunk of a split launch whose rows (batches, for a batched product)
+/// start at `firstRow`, to vectors that are legal in the chunk: aligned from
+/// the start of the buffers it addresses for A and B, which hold their
+/// tensors from elements `bufferStartA` and `bufferStartB` on, and wholly
+/// inside or outside its rows. The schedule's reason says what narrowed.
+void narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
+                          int64_t bufferStartA, int64_t bufferStartB);
+
+/// `schedule` as the #tile.schedule attribute that tile-schedule writes on
+/// a tile.kernel (ScheduleAttr.cpp).
+tile::ScheduleAttr getScheduleAttr(mlir::MLIRContext *context,
+                                   const Schedule &schedule);
+
+/// The schedule `attr` records for the kernel of `group`; a tiled
+/// contraction's dense-matmul shape is matched again from its tile.contract
+/// (analysed as `space` and `system`). Fails with an error at `loc` when the
+/// contraction is not a dense matmul.
+mlir::FailureOr<Schedule> getSchedule(tile::ScheduleAttr attr,
+                                      const KernelGroup &group,
+                                      const ContractionSpace *space,
+                                      const IndexSystem *system,
+                                      mlir::Location loc);
+
+/// Checks that `schedule` fits `profile` (work-group size and shape, the
+/// work-groups per launch, local memory, registers, loop passes); reports an
+/// error at `loc` and fails otherwise.
+mlir::LogicalResult verifyScheduleFits(const Schedule &schedule,
+                                       const DeviceProfile &profile,
+                                       mlir::Location loc);
+
+} // namespace lowering
+} // namespace tilec
+
+#endif // TILEC_LOWERING_SCHEDULE_H

@@ -1,0 +1,39 @@
+//===- FormKernelsPass.cpp - tile-form-kernels ----------------------------===//
+
+#include "PassDetail.h"
+
+#include "tilec/Lowering/KernelFormation.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+namespace tilec {
+#define GEN_PASS_DECL_TILEFORMKERNELS
+#define GEN_PASS_DEF_TILEFORMKERNELS
+#include "tilec/Lowering/Passes.h.inc"
+} // namespace tilec
+
+namespace {
+
+struct FormKernelsPass
+    : public tilec::impl::TileFormKernelsBase<FormKernelsPass> {
+  void runOnOperation() override {
+    FailureOr<func::FuncOp> function = getTileFunction(getOperation());
+    if (failed(function))
+      return signalPassFailure();
+    for (Operation &op : function->getBody().front())
+      if (isa<tile::KernelOp>(op)) {
+        op.emitError("kernels are already formed");
+        return signalPassFailure();
+      }
+    KernelPlan plan = formKernels(*function);
+    writeKernels(*function, plan);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> tilec::createFormKernelsPass() {
+  return std::make_unique<FormKernelsPass>();
+}

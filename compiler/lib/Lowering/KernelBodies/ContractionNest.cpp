@@ -1,0 +1,234 @@
+//===- ContractionNest.cpp - One element's contraction loop nest ----------===//
+
+#include "KernelBodies/ContractionNest.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+ContractionNest::ContractionNest(KernelContext &context, Aggregator &aggregator,
+                                 ArrayRef<Value> coords)
+    : context(context), op(cast<tile::ContractOp>(context.group.ops[0])),
+      space(*context.space), system(*context.system), aggregator(aggregator),
+      b(context.builder), loc(context.loc), index(b, loc),
+      vars(coords.begin(), coords.end()) {
+  vars.resize(space.outputRank + space.numIndices);
+}
+
+SmallVector<Value> ContractionNest::emit(ValueRange initial) {
+  split = nullptr;
+  return emitGuarded(initial);
+}
+
+SmallVector<Value> ContractionNest::emitShare(ValueRange initial,
+                                              const WorkSplit &workSplit,
+                                              Value workItem,
+                                              int64_t workItems) {
+  split = &workSplit;
+  item = workItem;
+  items = workItems;
+  return emitGuarded(initial);
+}
+
+SmallVector<Value> ContractionNest::emitGuarded(ValueRange initial) {
+  if (space.empty)
+    return SmallVector<Value>(initial);
+  Value guard = emitCoordinateGuard();
+  if (!guard)
+    return emitLoops(0, initial);
+  return emitIf(guard, initial, [&] { return emitLoops(0, initial); });
+}
+
+SmallVector<Value>
+ContractionNest::emitIf(Value condition, ValueRange state,
+                        function_ref<SmallVector<Value>()> then) {
+  auto ifOp = b.create<scf::IfOp>(loc, state.getTypes(), condition,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  b.create<scf::YieldOp>(loc, then());
+  b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  b.create<scf::YieldOp>(loc, state);
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+SmallVector<Value> ContractionNest::emitFor(
+    Value lower, Value upper, Value step, ValueRange state,
+    function_ref<SmallVector<Value>(Value, ValueRange)> body) {
+  auto loop = b.create<scf::ForOp>(loc, lower, upper, step, state);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  b.create<scf::YieldOp>(
+      loc, body(loop.getInductionVar(), loop.getRegionIterArgs()));
+  return SmallVector<Value>(loop.getResults());
+}
+
+Value ContractionNest::emitCoordinateGuard() {
+  Value guard;
+  for (const QuasiAffine &expr : space.coordinateEqualities)
+    guard = index.land(guard, index.cmp(arith::CmpIPredicate::eq,
+                                        index.numerator(expr, vars),
+                                        index.constant(0)));
+  // 0 <= num / den with den > 0 is 0 <= num.
+  for (const QuasiAffine &expr : space.coordinateInequalities)
+    guard = index.land(guard, index.cmp(arith::CmpIPredicate::sge,
+                                        index.numerator(expr, vars),
+                                        index.constant(0)));
+  return guard;
+}
+
+std::tuple<Value, Value, Value> ContractionNest::emitShareOf(Value begin,
+                                                             Value end) {
+  if (!split->contiguous)
+    return {index.add(begin, item), end, index.constant(items)};
+  // Chunks of ceil(n / items) iterations, n clamped at 0 (an empty range).
+  Value count = b.createOrFold<arith::MaxSIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, end, begin), index.constant(0));
+  Value chunk = b.createOrFold<arith::DivSIOp>(
+      loc, index.add(count, index.constant(items - 1)), index.constant(items));
+  Value first = index.add(begin, index.mul(item, chunk));
+  Value last =
+      b.createOrFold<arith::MinSIOp>(loc, end, index.add(first, chunk));
+  return {first, last, index.constant(1)};
+}
+
+SmallVector<Value> ContractionNest::emitMergedLoop(ValueRange state) {
+  // Levels [0, merged) have constant ranges: the linear position t walks
+  // their box in C order, the innermost level fastest.
+  unsigned merged = split->mergedLevels;
+  SmallVector<int64_t> lowers, trips;
+  int64_t total = 1;
+  for (unsigned level = 0; level < merged; ++level) {
+    auto [lower, upper] = *space.bounds[level].constantRange;
+    lowers.push_back(lower);
+    trips.push_back(std::max<int64_t>(0, upper - lower + 1));
+    total *= trips.back();
+  }
+  Value begin = index.constant(0), end = index.constant(total);
+  Value step = index.constant(1);
+  if (split->stridedLevel < merged)
+    std::tie(begin, end, step) = emitShareOf(begin, end);
+  return emitFor(
+      begin, end, step, state, [&](Value linear, ValueRange carried) {
+        SmallVector<Value> positions = index.delinearize(linear, trips);
+        for (unsigned level = 0; level < merged; ++level)
+          vars[space.outputRank + space.freeVars[level]] =
+              index.add(positions[level], index.constant(lowers[level]));
+        return emitLoops(merged, carried);
+      });
+}
+
+SmallVector<Value> ContractionNest::emitLoops(unsigned level,
+                                              ValueRange state) {
+  if (split && level == 0 && split->mergedLevels > 0)
+    return emitMergedLoop(state);
+  if (level == space.freeVars.size())
+    return emitTuple(state);
+  const LoopBound &bound = space.bounds[level];
+  Value lower, upper;
+  if (bound.constantRange) {
+    lower = index.constant(bound.constantRange->first);
+    upper = index.constant(bound.constantRange->second + 1);
+  } else {
+    for (const QuasiAffine &expr : bound.lower) {
+      Value value = index.ceilDiv(index.numerator(expr, vars), expr.den);
+      lower = lower ? b.createOrFold<arith::MaxSIOp>(loc, lower, value) : value;
+    }
+    for (const QuasiAffine &expr : bound.upper) {
+      Value value = index.floorDiv(index.numerator(expr, vars), expr.den);
+      upper = upper ? b.createOrFold<arith::MinSIOp>(loc, upper, value) : value;
+    }
+    upper = index.add(upper, index.constant(1));
+  }
+  Value step = index.constant(1);
+  if (split && level == split->stridedLevel)
+    std::tie(lower, upper, step) = emitShareOf(lower, upper);
+  return emitFor(lower, upper, step, state, [&](Value var, ValueRange carried) {
+    vars[space.outputRank + space.freeVars[level]] = var;
+    return emitLoops(level + 1, carried);
+  });
+}
+
+SmallVector<Value> ContractionNest::emitTuple(ValueRange state) {
+  for (const Pivot &pivot : space.pivots) {
+    Value numerator = index.numerator(pivot.value, vars);
+    vars[space.outputRank + pivot.index] =
+        pivot.value.den == 1
+            ? numerator
+            : b.createOrFold<arith::DivSIOp>(loc, numerator,
+                                             index.constant(pivot.value.den));
+  }
+  Value valid;
+  for (const QuasiAffine &check : space.integralityChecks)
+    valid = index.land(valid,
+                       index.divides(index.numerator(check, vars), check.den));
+  if (!valid)
+    return emitContribution(state);
+  return emitIf(valid, state, [&] { return emitContribution(state); });
+}
+
+Value ContractionNest::emitAddress(const IndexSystem::Access &access) {
+  Value address = index.constant(0);
+  int64_t stride = 1;
+  for (unsigned dim = access.rows.size(); dim-- > 0;) {
+    const IndexSystem::Row &row = access.rows[dim];
+    // Over a common denominator; exact at valid tuples.
+    int64_t den = 1;
+    for (int64_t d : row.den)
+      den = std::lcm(den, d);
+    QuasiAffine expr;
+    expr.coeffs.assign(vars.size(), 0);
+    for (unsigned var = 0; var < system.numIndices; ++var)
+      expr.coeffs[space.outputRank + var] = row.num[var] * (den / row.den[var]);
+    expr.constant =
+        row.num[system.numIndices] * (den / row.den[system.numIndices]);
+    Value value = index.numerator(expr, vars);
+    if (den != 1)
+      value = b.createOrFold<arith::DivSIOp>(loc, value, index.constant(den));
+    address = index.add(address, index.mul(value, stride));
+    stride *= access.extents[dim];
+  }
+  return address;
+}
+
+SmallVector<Value> ContractionNest::emitContribution(ValueRange state) {
+  SmallVector<Value> values;
+  SmallVector<Type> types;
+  for (auto [input, operand] : llvm::enumerate(op.getInputs())) {
+    Type type = cast<RankedTensorType>(operand.getType()).getElementType();
+    values.push_back(emitLoad(b, loc, context.bufferOf(operand),
+                              emitAddress(system.inputs[input]), type));
+    types.push_back(type);
+  }
+  // Products and sums are not rounded: the aggregate keeps the compute
+  // type's precision until the store.
+  Type computeType = aggregator.getType();
+  switch (op.getCombination()) {
+  case tile::CombinationKind::None:
+    return aggregator.add(state, values[0]);
+  case tile::CombinationKind::Mul:
+    // The inputs have the output's type (the verifier checks it).
+    return aggregator.addProduct(state, values[0], values[1]);
+  case tile::CombinationKind::Add:
+    return aggregator.add(state,
+                          emitElementwise(b, loc, tile::ElementwiseKind::Add,
+                                          values, types, computeType));
+  case tile::CombinationKind::Eq:
+    return aggregator.add(state,
+                          emitEqual(b, loc, values[0], values[1], types[0]));
+  case tile::CombinationKind::Cond: {
+    // Only tuples where A == B contribute C.
+    Value equal = emitEqual(b, loc, values[0], values[1], types[0]);
+    SmallVector<Value> next = aggregator.add(state, values[2]);
+    for (auto [value, old] : llvm::zip(next, state))
+      value = b.create<arith::SelectOp>(loc, equal, value, old);
+    return next;
+  }
+  }
+  llvm_unreachable("unknown combination");
+}

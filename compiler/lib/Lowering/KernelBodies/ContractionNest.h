@@ -1,0 +1,83 @@
+//===- ContractionNest.h - One element's contraction loop nest --*- C++ -*-===//
+//
+// The loop nest of a contraction's index space (IndexSpace.h) at one output
+// element, aggregating every valid tuple into a running aggregate. The
+// generic schedule runs it whole in one work-item; the reduction schedule
+// shares it among the work-items of a work-group (WorkSplit). Internal to
+// lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LOWERING_CONTRACTIONNEST_H
+#define TILEC_LOWERING_CONTRACTIONNEST_H
+
+#include "KernelBodies/KernelBodies.h"
+
+namespace tilec {
+namespace lowering {
+
+class ContractionNest {
+public:
+  /// The nest of the group's contraction at the element `coords`.
+  ContractionNest(KernelContext &context, Aggregator &aggregator,
+                  mlir::ArrayRef<mlir::Value> coords);
+
+  /// `initial` with every valid tuple of the element aggregated: coordinate
+  /// guards, one scf.for per free index with exact ceil/floor bounds,
+  /// integrality checks, then the pivots, loads and combination.
+  llvm::SmallVector<mlir::Value> emit(mlir::ValueRange initial);
+  /// `initial` with the tuples of work-item `item` (of `items`) aggregated,
+  /// the nest being shared as `split` says.
+  llvm::SmallVector<mlir::Value> emitShare(mlir::ValueRange initial,
+                                           const WorkSplit &split,
+                                           mlir::Value item, int64_t items);
+
+private:
+  llvm::SmallVector<mlir::Value> emitGuarded(mlir::ValueRange initial);
+  /// The conjunction of the coordinate conditions, or null when none.
+  mlir::Value emitCoordinateGuard();
+  llvm::SmallVector<mlir::Value> emitLoops(unsigned level,
+                                           mlir::ValueRange state);
+  /// The bounds and step of this work-item's share of the iterations from
+  /// `begin` to `end` (exclusive).
+  std::tuple<mlir::Value, mlir::Value, mlir::Value>
+  emitShareOf(mlir::Value begin, mlir::Value end);
+  /// The merged leading loops as one linear loop.
+  llvm::SmallVector<mlir::Value> emitMergedLoop(mlir::ValueRange state);
+  llvm::SmallVector<mlir::Value> emitTuple(mlir::ValueRange state);
+  llvm::SmallVector<mlir::Value> emitContribution(mlir::ValueRange state);
+  /// The linear address of `access` at the current tuple.
+  mlir::Value emitAddress(const IndexSystem::Access &access);
+  /// `then` under `condition`, else `state` unchanged.
+  llvm::SmallVector<mlir::Value>
+  emitIf(mlir::Value condition, mlir::ValueRange state,
+         llvm::function_ref<llvm::SmallVector<mlir::Value>()> then);
+  /// A loop from `lower` to `upper` by `step` carrying `state`, whose body
+  /// `body` builds from the induction variable and the carried state.
+  llvm::SmallVector<mlir::Value>
+  emitFor(mlir::Value lower, mlir::Value upper, mlir::Value step,
+          mlir::ValueRange state,
+          llvm::function_ref<llvm::SmallVector<mlir::Value>(mlir::Value,
+                                                            mlir::ValueRange)>
+              body);
+
+  KernelContext &context;
+  tile::ContractOp op;
+  const ContractionSpace &space;
+  const IndexSystem &system;
+  Aggregator &aggregator;
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+  IndexBuilder index;
+  /// [o_0..o_{R-1}, x_0..x_{N-1}] at the current tuple.
+  llvm::SmallVector<mlir::Value> vars;
+  /// Set while emitting a shared nest.
+  const WorkSplit *split = nullptr;
+  mlir::Value item;
+  int64_t items = 1;
+};
+
+} // namespace lowering
+} // namespace tilec
+
+#endif // TILEC_LOWERING_CONTRACTIONNEST_H

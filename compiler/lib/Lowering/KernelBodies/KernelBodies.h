@@ -1,0 +1,67 @@
+//===- KernelBodies.h - The body of each kind of kernel ---------*- C++ -*-===//
+//
+// Emitters of gpu.func bodies, one per schedule kind. Each is called with a
+// builder at the start of the kernel's entry block and leaves it before the
+// place of the gpu.return. Internal to lowering.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LOWERING_KERNELBODIES_H
+#define TILEC_LOWERING_KERNELBODIES_H
+
+#include "KernelBodies/KernelEmitter.h"
+#include "tilec/Lowering/KernelFormation.h"
+#include "tilec/Lowering/Schedule.h"
+
+namespace tilec {
+namespace lowering {
+
+struct KernelContext {
+  const KernelGroup &group;
+  const Schedule &schedule;
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  /// The kernel argument holding a tile value's buffer.
+  llvm::function_ref<mlir::Value(mlir::Value)> bufferOf;
+  /// Contraction groups: the analysed index space.
+  const ContractionSpace *space = nullptr;
+  const IndexSystem *system = nullptr;
+  /// Copy groups: the kernel argument of the output written.
+  mlir::Value copyTarget;
+  /// The first row of the group's outermost dimension that the kernel
+  /// computes: nonzero for a chunk of a split launch (docs/scheduler.md,
+  /// "Splitting"), whose schedule covers the chunk's rows only.
+  int64_t firstRow = 0;
+  /// Reductions with several work-groups per element: the temporary holding
+  /// their partial aggregates.
+  mlir::Value partials;
+};
+
+/// The linear position in the group's shape of the work-item's element (its
+/// linear id, past the rows before `firstRow`), with the builder inside a
+/// guard that the id is below the schedule's active work-items.
+mlir::Value emitGuardedLinearId(KernelContext &context, IndexBuilder &index);
+
+/// Computes the group's ops from `firstOp` on at one element and stores
+/// every value the group stores at position `linear`.
+void emitGroupTail(KernelContext &context, ElementEvaluator &evaluator,
+                   unsigned firstOp, mlir::Value linear);
+
+/// Elementwise groups and copies (ElementwiseLowering.cpp).
+void emitPerElementKernel(KernelContext &context);
+/// Any contraction (ContractionLowering.cpp).
+void emitGenericContraction(KernelContext &context);
+/// Dense matrix products (TiledContraction.cpp).
+void emitTiledContraction(KernelContext &context);
+/// Few elements with long reductions (ReductionContraction.cpp); with
+/// several work-groups per element, the first pass, which stores the
+/// partials.
+void emitReductionContraction(KernelContext &context);
+/// The second pass of a reduction with several work-groups per element
+/// (ReductionContraction.cpp).
+void emitPartialCombination(KernelContext &context);
+
+} // namespace lowering
+} // namespace tilec
+
+#endif // TILEC_LOWERING_KERNELBODIES_H

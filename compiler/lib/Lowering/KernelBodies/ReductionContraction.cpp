@@ -1,0 +1,279 @@
+//===- ReductionContraction.cpp - One work-group per output element -------===//
+//
+// For contractions with few output elements and long reductions (a full
+// sum, the row sums of a wide matrix): the work-group of an element shares
+// its tuples (the work-items stride over the loop nest as the schedule's
+// WorkSplit says), each keeps a partial aggregate, and the partials are
+// combined by a tree in local memory, halving the active work-items at each
+// step. Work-item 0 then applies the initial value (the identity or the
+// `default` element), runs the fused epilogue and stores, so every element
+// is still written by exactly one work-item. A column reduction on a GPU
+// gives a work-group several neighbouring elements instead, one per
+// neighbouring work-item (so that their loads coalesce), and the tree
+// combines each element's work-items.
+//
+// Where the elements' work-groups alone would leave the device idle, or the
+// device stops loops after a number of passes (llvmpipe), several
+// work-groups share one element: each stores its partial aggregate in a
+// temporary, and a second kernel combines them and finishes as work-item 0
+// does above: one work-item per element for a few partials, a work-group
+// per element sharing them and combining by a tree for many.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBodies/ContractionNest.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <optional>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+namespace {
+
+/// The work-group's partial aggregates in local memory: one array per value
+/// of an aggregate, one element per work-item. Bools are bytes there.
+class PartialArrays {
+public:
+  PartialArrays(OpBuilder &b, Location loc, const Aggregator &aggregator,
+                int64_t items)
+      : b(b), loc(loc), type(aggregator.getType()) {
+    Type element = type.isInteger(1) ? b.getI8Type() : type;
+    auto arrayType = MemRefType::get(
+        {items}, element, MemRefLayoutAttrInterface(), b.getI64IntegerAttr(3));
+    for (unsigned i = 0; i < aggregator.size(); ++i)
+      arrays.push_back(b.create<memref::AllocOp>(loc, arrayType));
+  }
+
+  SmallVector<Value> load(Value position) {
+    SmallVector<Value> values;
+    for (Value array : arrays) {
+      Value value = b.create<memref::LoadOp>(loc, array, position);
+      if (type.isInteger(1))
+        value =
+            b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value,
+                                    b.create<arith::ConstantIntOp>(loc, 0, 8));
+      values.push_back(value);
+    }
+    return values;
+  }
+
+  void store(ValueRange values, Value position) {
+    for (auto [value, array] : llvm::zip(values, arrays)) {
+      Value stored = type.isInteger(1)
+                         ? b.create<arith::ExtUIOp>(loc, b.getI8Type(), value)
+                         : value;
+      b.create<memref::StoreOp>(loc, stored, array, position);
+    }
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Type type;
+  SmallVector<Value> arrays;
+};
+
+} // namespace
+
+/// The builder inside `if (condition)`, until the guard dies.
+static OpBuilder::InsertionGuard enterIf(OpBuilder &b, Location loc,
+                                         Value condition) {
+  auto ifOp = b.create<scf::IfOp>(loc, condition, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  return guard;
+}
+
+/// Combines the partials of the `sharers` work-items of each element of a
+/// work-group (a power of two; work-item `item` is sharer item / `stride` of
+/// element item % `stride`) into its first sharer's: at each step the lower
+/// half of the active sharers adds the partial of its partner in the upper
+/// half.
+static void emitTree(OpBuilder &b, Location loc, IndexBuilder &index,
+                     Aggregator &aggregator, PartialArrays &partials,
+                     Value item, int64_t sharers, int64_t stride = 1) {
+  for (int64_t half = sharers / 2; half >= 1; half /= 2) {
+    b.create<gpu::BarrierOp>(loc);
+    auto inLowerHalf = enterIf(b, loc, index.lessThan(item, half * stride));
+    Value partner = index.add(item, index.constant(half * stride));
+    partials.store(
+        aggregator.combine(partials.load(item), partials.load(partner)), item);
+  }
+}
+
+/// Finishes element `element` (at `coords`) from the aggregate `total` of
+/// its tuples: adds the initial value (the `default` element), rounds, runs
+/// the fused epilogue and stores.
+static void emitElementTail(KernelContext &context, Aggregator &aggregator,
+                            IndexBuilder &index, ArrayRef<Value> coords,
+                            SmallVector<Value> total, Value element) {
+  auto op = cast<tile::ContractOp>(context.group.ops[0]);
+  Type resultType = op.getType().getElementType();
+  ElementEvaluator evaluator(index, op.getType().getShape(), coords,
+                             context.bufferOf);
+  if (Value init = op.getInit())
+    total = aggregator.combine(total, aggregator.start(evaluator.get(init)));
+  evaluator.define(op.getResult(),
+                   emitRound(context.builder, context.loc,
+                             aggregator.finish(total), resultType));
+  emitGroupTail(context, evaluator, 1, element);
+}
+
+/// Where value `value` (of an aggregate's `Aggregator::size()`) of the
+/// partial aggregate of work-group `part` (of `parts`) of element `element`
+/// (of `elements`) lies in the temporary of a two-pass reduction.
+static Value emitPartialPosition(IndexBuilder &index, unsigned value,
+                                 Value element, int64_t elements, Value part,
+                                 int64_t parts) {
+  // [value][element][part]: an element's partials are contiguous.
+  Value row = index.add(element, index.constant(int64_t(value) * elements));
+  return index.add(index.mul(row, parts), part);
+}
+
+void lowering::emitReductionContraction(KernelContext &context) {
+  auto op = cast<tile::ContractOp>(context.group.ops[0]);
+  const Schedule &schedule = context.schedule;
+  OpBuilder &b = context.builder;
+  Location loc = context.loc;
+  Type resultType = op.getType().getElementType();
+  IndexBuilder index(b, loc);
+  Aggregator aggregator(b, loc, op.getAggregation(), resultType,
+                        schedule.compensated);
+  int64_t items = schedule.localSize[0];
+  // Workgroup memory comes first in the kernel (docs/kernel-ir.md).
+  PartialArrays partials(b, loc, aggregator, items);
+
+  // `parts` work-groups per block of `width` neighbouring elements
+  // (usually 1), exactly: no work-item is guarded off, so every one reaches
+  // every barrier. Work-item `item` works on element item % width of the
+  // block, as sharer item / width of the group's `sharers`; an element's
+  // sharers are numbered across its work-groups.
+  int64_t parts = schedule.partialGroups;
+  int64_t width = schedule.elementsPerGroup;
+  int64_t sharers = items / width;
+  int64_t elements = op.getType().getNumElements();
+  int64_t blocks = llvm::divideCeil(elements, width);
+  Value item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
+  SmallVector<Value> groupCoords = index.delinearize(
+      b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x), {blocks, parts});
+  Value block = groupCoords[0], part = groupCoords[1];
+  SmallVector<Value> itemCoords = index.delinearize(item, {sharers, width});
+  Value element = index.add(index.mul(block, width), itemCoords[1]);
+  // The last block may reach past the elements: those work-items aggregate
+  // nothing (at the last element's coordinates, so that every address is
+  // valid) and store nothing.
+  Value valid;
+  if (elements % width != 0) {
+    valid = index.lessThan(element, elements);
+    element = b.createOrFold<arith::MinSIOp>(loc, element,
+                                             index.constant(elements - 1));
+  }
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  SmallVector<Value> coords = index.delinearize(element, shape);
+
+  Value identity = emitIdentity(b, loc, op.getAggregation(), resultType);
+  Value sharer = index.add(index.mul(part, sharers), itemCoords[0]);
+  auto emitNest = [&] {
+    return ContractionNest(context, aggregator, coords)
+        .emitShare(aggregator.start(identity), schedule.split, sharer,
+                   sharers * parts);
+  };
+  SmallVector<Value> partial;
+  if (!valid) {
+    partial = emitNest();
+  } else {
+    SmallVector<Value> start = aggregator.start(identity);
+    auto ifOp = b.create<scf::IfOp>(loc, ValueRange(start).getTypes(), valid,
+                                    /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      b.create<scf::YieldOp>(loc, emitNest());
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      b.create<scf::YieldOp>(loc, start);
+    }
+    partial.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  }
+  partials.store(partial, item);
+
+  emitTree(b, loc, index, aggregator, partials, item, sharers, width);
+
+  // The first sharer of each element (the work-items below `width`) wrote
+  // the group's total itself at the last step.
+  Value first =
+      width == 1 ? index.cmp(arith::CmpIPredicate::eq, item, index.constant(0))
+                 : index.lessThan(item, width);
+  auto firstOnly = enterIf(b, loc, valid ? index.land(first, valid) : first);
+  SmallVector<Value> total =
+      partials.load(width == 1 ? index.constant(0) : item);
+  if (parts > 1) {
+    for (auto [value, stored] : llvm::enumerate(total))
+      b.create<memref::StoreOp>(
+          loc, stored, context.partials,
+          emitPartialPosition(index, value, element, elements, part, parts));
+    return;
+  }
+  emitElementTail(context, aggregator, index, coords, total, element);
+}
+
+void lowering::emitPartialCombination(KernelContext &context) {
+  auto op = cast<tile::ContractOp>(context.group.ops[0]);
+  const Schedule &schedule = context.schedule;
+  OpBuilder &b = context.builder;
+  Location loc = context.loc;
+  Type resultType = op.getType().getElementType();
+  IndexBuilder index(b, loc);
+  Aggregator aggregator(b, loc, op.getAggregation(), resultType,
+                        schedule.compensated);
+  int64_t parts = schedule.partialGroups;
+  int64_t elements = op.getType().getNumElements();
+  // Many partials: the element's work-group shares them, work-item t taking
+  // t, t + G, ... in order, and a tree combines the work-items'.
+  int64_t items = schedule.treeCombination ? schedule.localSize[0] : 1;
+  std::optional<PartialArrays> shared;
+  if (schedule.treeCombination)
+    shared.emplace(b, loc, aggregator, items);
+
+  Value element, item;
+  if (schedule.treeCombination) {
+    element = b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x);
+    item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
+  } else {
+    element = emitGuardedLinearId(context, index);
+    item = index.constant(0);
+  }
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  SmallVector<Value> coords = index.delinearize(element, shape);
+  Value identity = emitIdentity(b, loc, op.getAggregation(), resultType);
+  auto loop =
+      b.create<scf::ForOp>(loc, item, index.constant(parts),
+                           index.constant(items), aggregator.start(identity));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> partial;
+    for (unsigned value = 0; value < aggregator.size(); ++value)
+      partial.push_back(b.create<memref::LoadOp>(
+          loc, context.partials,
+          emitPartialPosition(index, value, element, elements,
+                              loop.getInductionVar(), parts)));
+    b.create<scf::YieldOp>(
+        loc, aggregator.combine(loop.getRegionIterArgs(), partial));
+  }
+  SmallVector<Value> total(loop.getResults());
+  if (schedule.treeCombination) {
+    shared->store(total, item);
+    emitTree(b, loc, index, aggregator, *shared, item, items);
+    auto first = enterIf(
+        b, loc, index.cmp(arith::CmpIPredicate::eq, item, index.constant(0)));
+    emitElementTail(context, aggregator, index, coords,
+                    shared->load(index.constant(0)), element);
+    return;
+  }
+  emitElementTail(context, aggregator, index, coords, total, element);
+}

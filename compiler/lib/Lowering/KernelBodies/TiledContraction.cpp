@@ -1,0 +1,329 @@
+//===- TiledContraction.cpp - The tiled matrix-product kernel -------------===//
+//
+// The classic SGEMM design: a work-group computes a blockM x blockN tile of
+// the output, each work-item a regM x regN register tile. The reduction
+// advances blockK at a time: the work-group stages the A slice transposed
+// (k-major) and the B slice in local memory, synchronises, and every
+// work-item runs blockK rank-1 updates of its register tile, fully unrolled,
+// each element one fma (the contract allows fusing a multiply-accumulate).
+//
+// A work-item's rows (and columns) come in groups of `vectorWidth`
+// consecutive ones, the groups strided by the work-group's extent times the
+// width: each group is one vector read from local memory, neighbouring
+// work-items read neighbouring vectors (no bank conflicts) and write
+// neighbouring outputs. The global loads that stage a slice walk the
+// operand's contiguous index across neighbouring work-items (coalesced), one
+// vector per load where the schedule proved it aligned and wholly in or out
+// of bounds, else one element. Loads are guarded (zero beyond M, N, K) and
+// stores too, wherever an extent is not a multiple of the tile's, so any
+// size works. A chunk of a split launch computes the rows (batches) from
+// context.firstRow on; the schedule proved its vectors legal in its pieces.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBodies/KernelBodies.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+namespace {
+
+class TiledContraction {
+public:
+  TiledContraction(KernelContext &context)
+      : context(context), op(cast<tile::ContractOp>(context.group.ops[0])),
+        matmul(*context.schedule.matmul), tile(context.schedule.tile),
+        b(context.builder), loc(context.loc), index(b, loc),
+        resultType(op.getType().getElementType()),
+        computeType(getComputeType(resultType)) {}
+
+  void emit();
+
+private:
+  /// Copies the current k-slice of one operand into local memory, loading
+  /// `width` consecutive elements of its contiguous index at a time. The
+  /// kernel's rows (columns) of the operand end at `outerBound`, `outerExtent`
+  /// of them from `outerBase`'s first value.
+  void emitStageOperand(const DenseMatmul::Operand &operand, int64_t width,
+                        Value local, Value outerBase, int64_t outerBound,
+                        int64_t outerExtent, int64_t blockOuter,
+                        int64_t localStride, Value kBase);
+  /// The offset from a work-item's first row (column) of its `i`-th one:
+  /// groups of vectorWidth consecutive ones, strided by `threads` groups.
+  int64_t getRegisterOffset(int64_t threads, int64_t i) const;
+  /// The `count` register-tile operands of a work-item whose first one is
+  /// at `start` in `local`, read vectorWidth at a time.
+  SmallVector<Value> emitLocalReads(Value local, Value start, int64_t threads,
+                                    int64_t count);
+  /// blockK rank-1 updates of the register tile.
+  SmallVector<Value> emitSliceProduct(ValueRange accumulators);
+  /// Combines, runs the epilogue and stores output (row r, column c).
+  void emitOutput(unsigned r, unsigned c, Value accumulator);
+  /// `a && b`, where a null condition is true (a guard proven unneeded).
+  Value emitBoth(Value a, Value b);
+  /// `position < bound`, or null when `extent % blockExtent == 0` proves
+  /// that every position the tiles reach is below `bound`.
+  Value emitBoundCheck(Value position, int64_t bound, int64_t extent,
+                       int64_t blockExtent);
+
+  KernelContext &context;
+  tile::ContractOp op;
+  const DenseMatmul &matmul;
+  const TileSizes &tile;
+  OpBuilder &b;
+  Location loc;
+  IndexBuilder index;
+  Type resultType, computeType;
+  Value localA, localB;
+  Value threadLinear, batch, rowBase, colBase;
+  /// A work-item's first row and column within the work-group's tile.
+  Value rowOffset, colOffset;
+  int64_t threadsX = 0, threadsY = 0;
+  /// The end of the rows this kernel computes.
+  int64_t rowEnd = 0;
+};
+
+} // namespace
+
+Value TiledContraction::emitBoth(Value a, Value b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return index.land(a, b);
+}
+
+Value TiledContraction::emitBoundCheck(Value position, int64_t bound,
+                                       int64_t extent, int64_t blockExtent) {
+  if (extent % blockExtent == 0)
+    return Value();
+  return index.lessThan(position, bound);
+}
+
+void TiledContraction::emitStageOperand(const DenseMatmul::Operand &operand,
+                                        int64_t width, Value local,
+                                        Value outerBase, int64_t outerBound,
+                                        int64_t outerExtent, int64_t blockOuter,
+                                        int64_t localStride, Value kBase) {
+  int64_t threads = threadsX * threadsY;
+  int64_t perThread = blockOuter * tile.blockK / (threads * width);
+  // Neighbouring work-items take neighbouring addresses of the operand.
+  bool alongK = operand.kStride == 1;
+  int64_t fastExtent = (alongK ? tile.blockK : blockOuter) / width;
+  Value buffer = context.bufferOf(op.getInputs()[operand.input]);
+  Type operandType =
+      cast<RankedTensorType>(op.getInputs()[operand.input].getType())
+          .getElementType();
+  Type loadedType =
+      width > 1 ? VectorType::get({width}, computeType) : computeType;
+  Value base = index.add(index.constant(operand.constant),
+                         index.mul(batch, operand.batchStride));
+  for (int64_t step = 0; step < perThread; ++step) {
+    Value element = index.add(threadLinear, index.constant(step * threads));
+    Value fast = index.mul(b.createOrFold<arith::RemSIOp>(
+                               loc, element, index.constant(fastExtent)),
+                           width);
+    Value slow = b.createOrFold<arith::DivSIOp>(loc, element,
+                                                index.constant(fastExtent));
+    Value k = alongK ? fast : slow;
+    Value outer = alongK ? slow : fast;
+    Value globalOuter = index.add(outerBase, outer);
+    Value globalK = index.add(kBase, k);
+    // The schedule chose `width` so that a vector is wholly in or out of
+    // bounds: checking its first element checks all.
+    Value outerInBounds =
+        emitBoundCheck(globalOuter, outerBound, outerExtent, blockOuter);
+    Value kInBounds = emitBoundCheck(globalK, matmul.kBegin + matmul.k,
+                                     matmul.k, tile.blockK);
+    Value inBounds = emitBoth(outerInBounds, kInBounds);
+    auto emitGlobalLoad = [&]() -> Value {
+      Value address =
+          index.add(base, index.add(index.mul(globalOuter, operand.outerStride),
+                                    index.mul(globalK, operand.kStride)));
+      if (width == 1)
+        return emitLoad(b, loc, buffer, address, operandType);
+      return b.create<vector::LoadOp>(loc, loadedType, buffer,
+                                      ValueRange{address});
+    };
+    Value loaded;
+    if (!inBounds) {
+      loaded = emitGlobalLoad();
+    } else {
+      auto ifOp = b.create<scf::IfOp>(loc, loadedType, inBounds,
+                                      /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      b.create<scf::YieldOp>(loc, emitGlobalLoad());
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      Value zero = emitIdentity(b, loc, tile::AggregationKind::Add, resultType);
+      if (width > 1)
+        zero = b.create<vector::BroadcastOp>(loc, loadedType, zero);
+      b.create<scf::YieldOp>(loc, zero);
+      loaded = ifOp.getResult(0);
+    }
+    Value position = index.add(index.mul(k, localStride), outer);
+    if (width == 1) {
+      b.create<memref::StoreOp>(loc, loaded, local, position);
+    } else if (!alongK) {
+      // Along the outer index local memory has the global layout.
+      b.create<vector::StoreOp>(loc, loaded, local, ValueRange{position});
+    } else {
+      // Along k, the lanes are transposed into consecutive rows.
+      for (int64_t lane = 0; lane < width; ++lane)
+        b.create<memref::StoreOp>(
+            loc, b.create<vector::ExtractOp>(loc, loaded, lane), local,
+            index.add(position, index.constant(lane * localStride)));
+    }
+  }
+}
+
+int64_t TiledContraction::getRegisterOffset(int64_t threads, int64_t i) const {
+  int64_t width = tile.vectorWidth;
+  return i / width * threads * width + i % width;
+}
+
+SmallVector<Value> TiledContraction::emitLocalReads(Value local, Value start,
+                                                    int64_t threads,
+                                                    int64_t count) {
+  int64_t width = tile.vectorWidth;
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; i += width) {
+    Value position =
+        index.add(start, index.constant(getRegisterOffset(threads, i)));
+    if (width == 1) {
+      values.push_back(b.create<memref::LoadOp>(loc, local, position));
+      continue;
+    }
+    Value vector =
+        b.create<vector::LoadOp>(loc, VectorType::get({width}, computeType),
+                                 local, ValueRange{position});
+    for (int64_t lane = 0; lane < width; ++lane)
+      values.push_back(b.create<vector::ExtractOp>(loc, vector, lane));
+  }
+  return values;
+}
+
+SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial) {
+  auto loop =
+      b.create<scf::ForOp>(loc, index.constant(0), index.constant(tile.blockK),
+                           index.constant(1), initial);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value k = loop.getInductionVar();
+  SmallVector<Value> a =
+      emitLocalReads(localA, index.add(index.mul(k, tile.strideA), rowOffset),
+                     threadsY, tile.regM);
+  SmallVector<Value> bValues =
+      emitLocalReads(localB, index.add(index.mul(k, tile.strideB), colOffset),
+                     threadsX, tile.regN);
+  SmallVector<Value> next;
+  ValueRange accumulators = loop.getRegionIterArgs();
+  for (int64_t r = 0; r < tile.regM; ++r)
+    for (int64_t c = 0; c < tile.regN; ++c) {
+      // One correctly rounded fma per multiply-accumulate (docs/codegen.md).
+      next.push_back(b.create<math::FmaOp>(loc, a[r], bValues[c],
+                                           accumulators[r * tile.regN + c]));
+    }
+  b.create<scf::YieldOp>(loc, next);
+  return SmallVector<Value>(loop.getResults());
+}
+
+void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
+  Value row = index.add(
+      rowBase,
+      index.add(rowOffset, index.constant(getRegisterOffset(threadsY, r))));
+  Value col = index.add(
+      colBase,
+      index.add(colOffset, index.constant(getRegisterOffset(threadsX, c))));
+  Value rowInBounds = emitBoundCheck(row, rowEnd, matmul.m, tile.blockM);
+  Value colInBounds = emitBoundCheck(col, matmul.n, matmul.n, tile.blockN);
+  Value inBounds = emitBoth(rowInBounds, colInBounds);
+  OpBuilder::InsertionGuard insertion(b);
+  if (inBounds) {
+    auto guard = b.create<scf::IfOp>(loc, inBounds, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(&guard.getThenRegion().front());
+  }
+  SmallVector<Value> coords;
+  if (matmul.batched)
+    coords.push_back(batch);
+  coords.push_back(row);
+  coords.push_back(col);
+  ArrayRef<int64_t> shape = op.getType().getShape();
+  ElementEvaluator evaluator(index, shape, coords, context.bufferOf);
+  Value result = accumulator;
+  if (Value init = op.getInit())
+    result = emitAggregate(b, loc, tile::AggregationKind::Add, resultType,
+                           evaluator.get(init), result);
+  evaluator.define(op.getResult(), emitRound(b, loc, result, resultType));
+  int64_t rows = shape[shape.size() - 2];
+  Value linear = index.add(
+      index.mul(index.add(index.mul(batch, rows), row), matmul.n), col);
+  emitGroupTail(context, evaluator, 1, linear);
+}
+
+void TiledContraction::emit() {
+  threadsX = context.schedule.localSize[0];
+  threadsY = context.schedule.localSize[1];
+  // Workgroup memory comes first in the kernel (docs/kernel-ir.md).
+  Attribute workgroupSpace = b.getI64IntegerAttr(3);
+  auto localType = [&](int64_t stride) {
+    return MemRefType::get({tile.blockK * stride}, computeType,
+                           MemRefLayoutAttrInterface(), workgroupSpace);
+  };
+  localA = b.create<memref::AllocOp>(loc, localType(tile.strideA));
+  localB = b.create<memref::AllocOp>(loc, localType(tile.strideB));
+
+  Value threadX = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
+  Value threadY = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::y);
+  threadLinear = index.add(index.mul(threadY, threadsX), threadX);
+  rowOffset = index.mul(threadY, tile.vectorWidth);
+  colOffset = index.mul(threadX, tile.vectorWidth);
+  int64_t firstBatch = matmul.batched ? context.firstRow : 0;
+  int64_t firstRow = matmul.batched ? 0 : context.firstRow;
+  rowEnd = firstRow + matmul.m;
+  batch = matmul.batched
+              ? index.add(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::z),
+                          index.constant(firstBatch))
+              : index.constant(0);
+  rowBase = index.add(
+      index.constant(firstRow),
+      index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::y), tile.blockM));
+  colBase =
+      index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x), tile.blockN);
+
+  SmallVector<Value> zeros(
+      tile.regM * tile.regN,
+      emitIdentity(b, loc, tile::AggregationKind::Add, resultType));
+  int64_t slices = llvm::divideCeil(matmul.k, tile.blockK);
+  auto loop = b.create<scf::ForOp>(
+      loc, index.constant(0), index.constant(slices), index.constant(1), zeros);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kBase = index.add(index.constant(matmul.kBegin),
+                            index.mul(loop.getInductionVar(), tile.blockK));
+    emitStageOperand(matmul.a, tile.stageWidthA, localA, rowBase, rowEnd,
+                     matmul.m, tile.blockM, tile.strideA, kBase);
+    emitStageOperand(matmul.b, tile.stageWidthB, localB, colBase, matmul.n,
+                     matmul.n, tile.blockN, tile.strideB, kBase);
+    b.create<gpu::BarrierOp>(loc);
+    SmallVector<Value> next = emitSliceProduct(loop.getRegionIterArgs());
+    // The next slice overwrites local memory only after everyone read it.
+    b.create<gpu::BarrierOp>(loc);
+    b.create<scf::YieldOp>(loc, next);
+  }
+  for (int64_t r = 0; r < tile.regM; ++r)
+    for (int64_t c = 0; c < tile.regN; ++c)
+      emitOutput(r, c, loop.getResult(r * tile.regN + c));
+}
+
+void lowering::emitTiledContraction(KernelContext &context) {
+  TiledContraction(context).emit();
+}

@@ -1,0 +1,512 @@
+//===- HostLowering.cpp - Kernels, buffers and launches -------------------===//
+//
+// Rewrites the module into the kernel IR (docs/kernel-ir.md): a gpu.module
+// of kernels, whose bodies KernelBodies/ emits, and a host function over
+// flat buffers that allocates temporaries (and the pieces of split tensors)
+// and launches the kernels in order, each chunk of a split launch on its
+// own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelIR/HostLowering.h"
+
+#include "KernelBodies/KernelBodies.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+/// The type of the temporary that holds the partial aggregates of a
+/// two-pass reduction: its values (2 when compensated) for each element and
+/// work-group.
+static MemRefType getPartialsType(const KernelInfo &info,
+                                  const KernelGroup &group) {
+  const Schedule &s = info.schedule;
+  int64_t values = s.compensated ? 2 : 1;
+  return MemRefType::get(
+      {values * group.type.getNumElements() * s.partialGroups},
+      getComputeType(group.type.getElementType()));
+}
+
+unsigned HostLowering::getIndexBits() {
+  constexpr double limit = double(int64_t(1) << 31);
+  for (BlockArgument argument : function.getArguments())
+    if (cast<RankedTensorType>(argument.getType()).getNumElements() >= limit)
+      return 64;
+  for (auto [group, info] : llvm::zip(plan.groups, infos)) {
+    if (group.type.getNumElements() >= limit ||
+        info.tuples.maxMagnitude >= limit)
+      return 64;
+    const Schedule &s = info.schedule;
+    for (unsigned dim = 0; dim < 3; ++dim)
+      if (double(s.numGroups[dim]) * double(s.localSize[dim]) >= limit)
+        return 64;
+    // A work-item's last step plus the stride must not wrap.
+    if (s.kind == ScheduleKind::PerElement &&
+        double(s.walk.steps) + double(s.numGroups[0] * s.localSize[0]) >= limit)
+      return 64;
+    // A shared loop nest may walk an element's tuples as one linear range.
+    if (s.kind == ScheduleKind::ReductionContraction &&
+        info.tuples.perElement +
+                double(s.localSize[0]) * double(s.partialGroups) >=
+            limit)
+      return 64;
+  }
+  return 32;
+}
+
+/// `schedule` narrowed to `rows` rows of the group's outermost dimension,
+/// each of `rowElements` elements: the same work-group and tile over fewer
+/// work-groups.
+static Schedule restrictToRows(Schedule schedule, int64_t rows,
+                               int64_t rowElements) {
+  switch (schedule.kind) {
+  case ScheduleKind::PerElement:
+  case ScheduleKind::GenericContraction:
+    restrictLinearSchedule(schedule, rows * rowElements, rowElements);
+    break;
+  case ScheduleKind::TiledContraction: {
+    DenseMatmul &matmul = *schedule.matmul;
+    if (matmul.batched) {
+      matmul.batch = rows;
+      schedule.numGroups[2] = rows;
+    } else {
+      matmul.m = rows;
+      schedule.numGroups[1] = llvm::divideCeil(rows, schedule.tile.blockM);
+    }
+    schedule.activeItems = matmul.batch * matmul.m * matmul.n;
+    break;
+  }
+  case ScheduleKind::ReductionContraction:
+  case ScheduleKind::PartialCombination:
+    llvm_unreachable("planChunks gives chunked reductions the generic "
+                     "schedule");
+  }
+  return schedule;
+}
+
+Value HostLowering::getChunkBuffer(Value hostBuffer, int64_t firstRow,
+                                   int64_t viewRowElements) {
+  auto it = hostPieces.find(hostBuffer);
+  if (it == hostPieces.end())
+    return hostBuffer;
+  const HostPieces &split = it->second;
+  int64_t pieceElements = split.layout.rowsPerPiece * split.layout.rowElements;
+  int64_t piece = firstRow * viewRowElements / pieceElements;
+  return split.pieces[std::min<int64_t>(piece, split.pieces.size() - 1)];
+}
+
+LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
+                                        unsigned groupIndex, KernelInfo &info,
+                                        unsigned chunk) {
+  const KernelGroup &group = plan.groups[groupIndex];
+  // A chunk of a split launch: its rows, schedule and share of the work.
+  bool isChunk = !info.chunkBounds.empty();
+  int64_t totalRows = group.type.getRank() ? group.type.getDimSize(0) : 1;
+  int64_t rowElements =
+      group.type.getNumElements() / std::max<int64_t>(1, totalRows);
+  int64_t firstRow = isChunk ? info.chunkBounds[chunk] : 0;
+  int64_t rows = isChunk ? info.chunkBounds[chunk + 1] - firstRow : totalRows;
+  Schedule schedule = isChunk ? restrictToRows(info.schedule, rows, rowElements)
+                              : info.schedule;
+  std::string name =
+      isChunk ? info.name + "_c" + std::to_string(chunk) : info.name;
+  double share = double(rows) / double(totalRows);
+  double flops = info.flops * share;
+
+  // Arguments: one per distinct host buffer (or piece), reads then writes.
+  auto chunkBuffer = [&](Value root, Value hostBuffer) {
+    return getChunkBuffer(hostBuffer, firstRow,
+                          info.viewRowElements.lookup(root));
+  };
+  // A chunk addresses each piece from the piece's start: its staging
+  // vectors must be aligned from there.
+  if (isChunk && schedule.kind == ScheduleKind::TiledContraction) {
+    auto contract = cast<tile::ContractOp>(group.ops[0]);
+    auto bufferStart = [&](const DenseMatmul::Operand &operand) {
+      Value root = getRoot(contract.getInputs()[operand.input]);
+      return pieceOffsets.lookup(chunkBuffer(root, hostBuffers.lookup(root)));
+    };
+    narrowStagingToChunk(schedule, firstRow, bufferStart(schedule.matmul->a),
+                         bufferStart(schedule.matmul->b));
+  }
+  KernelArguments arguments;
+  for (Value value : info.reads)
+    arguments.add(chunkBuffer(value, hostBuffers.lookup(value)));
+  for (Value value : info.writes)
+    arguments.add(chunkBuffer(value, hostBuffers.lookup(value)));
+  Value copyTarget;
+  if (group.kind == KernelKind::Copy) {
+    copyTarget = chunkBuffer(Value(), outputArgs[group.copyOutput]);
+    arguments.add(copyTarget);
+  }
+  std::string chunkNote;
+  if (isChunk) {
+    SmallVector<std::string> chunkPieces;
+    for (Value hostBuffer : arguments.values)
+      if (pieceOffsets.count(hostBuffer))
+        chunkPieces.push_back(hostBuffer.getDefiningOp()
+                                  ->getAttrOfType<StringAttr>("tile.name")
+                                  .str());
+    chunkNote = "rows [" + std::to_string(firstRow) + ", " +
+                std::to_string(firstRow + rows) +
+                ") of the outermost dimension, chunk " +
+                std::to_string(chunk + 1) + " of " +
+                std::to_string(info.chunkBounds.size() - 1) + "; pieces " +
+                llvm::join(chunkPieces, ", ");
+  }
+
+  // The minimum bytes: rows-aligned buffers in proportion, others whole.
+  double bytes = info.bytes;
+  if (isChunk) {
+    bytes = 0;
+    llvm::DenseSet<Value> counted;
+    for (const BufferAccess &access : info.accesses) {
+      Value root = access.view ? getRoot(access.view) : Value();
+      if (root && !counted.insert(root).second)
+        continue;
+      MemRefType type = getBufferType(access.tensorType);
+      double accessBytes =
+          double(type.getNumElements()) *
+          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+      bytes += access.aligned ? accessBytes * share : accessBytes;
+    }
+  }
+
+  if (schedule.partialGroups == 1)
+    return emitKernel(kernels, info, group, arguments,
+                      {name, schedule, flops, bytes}, copyTarget, Value(),
+                      firstRow, chunkNote);
+  // Two passes: the work-groups of each element store their partials, then
+  // one work-item per element combines them (both take the same buffers).
+  // The first reads the inputs and writes the partials, the second reads
+  // those, runs the epilogue and writes the outputs.
+  Value partials = partialBuffers.lookup(groupIndex);
+  arguments.add(partials);
+  int64_t elements = group.type.getNumElements();
+  Schedule combination = scheduleCombination(schedule, elements, profile);
+  auto partialsType = cast<MemRefType>(partials.getType());
+  double partialBytes = double(partialsType.getNumElements()) *
+                        double(partialsType.getElementTypeBitWidth() / 8);
+  double writtenBytes = 0;
+  for (Value value : info.writes)
+    writtenBytes += getBufferBytes(value);
+  double epilogueFlops =
+      double(elements) * double(llvm::count_if(group.ops, [](Operation *op) {
+        return isa<tile::ElementwiseOp>(op);
+      }));
+  if (failed(emitKernel(kernels, info, group, arguments,
+                        {name + "_partials", schedule, flops - epilogueFlops,
+                         bytes - writtenBytes + partialBytes},
+                        copyTarget, partials, firstRow, chunkNote)))
+    return failure();
+  double combinationFlops =
+      double(elements) * double(schedule.partialGroups) + epilogueFlops;
+  return emitKernel(
+      kernels, info, group, arguments,
+      {name, combination, combinationFlops, partialBytes + writtenBytes},
+      copyTarget, partials, firstRow, chunkNote);
+}
+
+LogicalResult HostLowering::emitKernel(
+    gpu::GPUModuleOp kernels, const KernelInfo &info, const KernelGroup &group,
+    const KernelArguments &arguments, const KernelLaunch &launch,
+    Value copyTarget, Value partials, int64_t firstRow, StringRef chunkNote) {
+  MLIRContext *context = module.getContext();
+  const Schedule &schedule = launch.schedule;
+  StringRef name = launch.name;
+  SmallVector<Type> argumentTypes;
+  for (Value value : arguments.values)
+    argumentTypes.push_back(value.getType());
+
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(kernels.getBody());
+  if (Operation *terminator = kernels.getBody()->getTerminator())
+    builder.setInsertionPoint(terminator);
+  auto kernel = builder.create<gpu::GPUFuncOp>(
+      info.loc, name, builder.getFunctionType(argumentTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                  builder.getUnitAttr());
+  SmallVector<int32_t> workgroup(schedule.localSize.begin(),
+                                 schedule.localSize.end());
+  kernel->setAttr(spirv::getEntryPointABIAttrName(),
+                  spirv::EntryPointABIAttr::get(
+                      context, builder.getDenseI32ArrayAttr(workgroup),
+                      std::nullopt, std::nullopt));
+  kernel->setAttr("tile.source", builder.getStringAttr(info.source));
+  kernel->setAttr("tile.flops", builder.getF64FloatAttr(launch.flops));
+  kernel->setAttr("tile.bytes", builder.getF64FloatAttr(launch.bytes));
+
+  Block &entry = kernel.getBody().front();
+  builder.setInsertionPointToStart(&entry);
+  auto returnOp = builder.create<gpu::ReturnOp>(info.loc);
+  builder.setInsertionPoint(returnOp);
+  auto bufferOf = [&](Value value) -> Value {
+    Value root = getRoot(value);
+    return entry.getArgument(arguments.positions.lookup(
+        getChunkBuffer(hostBuffers.lookup(root), firstRow,
+                       info.viewRowElements.lookup(root))));
+  };
+  auto argumentFor = [&](Value hostBuffer) {
+    return hostBuffer
+               ? entry.getArgument(arguments.positions.lookup(hostBuffer))
+               : Value();
+  };
+  KernelContext kernelContext{group,
+                              schedule,
+                              builder,
+                              info.loc,
+                              bufferOf,
+                              info.space ? &*info.space : nullptr,
+                              info.system ? &*info.system : nullptr,
+                              argumentFor(copyTarget),
+                              firstRow,
+                              argumentFor(partials)};
+  switch (schedule.kind) {
+  case ScheduleKind::PerElement:
+    emitPerElementKernel(kernelContext);
+    break;
+  case ScheduleKind::GenericContraction:
+    emitGenericContraction(kernelContext);
+    break;
+  case ScheduleKind::TiledContraction:
+    emitTiledContraction(kernelContext);
+    break;
+  case ScheduleKind::ReductionContraction:
+    emitReductionContraction(kernelContext);
+    break;
+  case ScheduleKind::PartialCombination:
+    emitPartialCombination(kernelContext);
+    break;
+  }
+
+  // The emitters address a tensor's elements from its start; a piece holds
+  // them from its offset on.
+  for (auto [position, hostBuffer] : llvm::enumerate(arguments.values)) {
+    auto offset = pieceOffsets.find(hostBuffer);
+    if (offset == pieceOffsets.end() || offset->second == 0)
+      continue;
+    for (Operation *user :
+         llvm::make_early_inc_range(entry.getArgument(position).getUsers())) {
+      OpOperand *address = nullptr;
+      if (auto load = dyn_cast<memref::LoadOp>(user))
+        address = &load.getIndicesMutable()[0];
+      else if (auto store = dyn_cast<memref::StoreOp>(user))
+        address = &store.getIndicesMutable()[0];
+      else if (auto load = dyn_cast<vector::LoadOp>(user))
+        address = &load.getIndicesMutable()[0];
+      else if (auto store = dyn_cast<vector::StoreOp>(user))
+        address = &store.getIndicesMutable()[0];
+      else
+        return user->emitError()
+               << "lowering cannot rebase this access to a piece of a split "
+                  "tensor";
+      builder.setInsertionPoint(user);
+      IndexBuilder index(builder, info.loc);
+      address->set(index.add(address->get(), index.constant(-offset->second)));
+    }
+  }
+
+  // The launch, in the host function.
+  builder.setInsertionPoint(hostInsertion);
+  auto constant = [&](int64_t value) {
+    Value &shared = hostConstants[value];
+    if (!shared)
+      shared = builder.create<arith::ConstantIndexOp>(info.loc, value);
+    return shared;
+  };
+  gpu::KernelDim3 grid{constant(schedule.numGroups[0]),
+                       constant(schedule.numGroups[1]),
+                       constant(schedule.numGroups[2])};
+  gpu::KernelDim3 block{constant(schedule.localSize[0]),
+                        constant(schedule.localSize[1]),
+                        constant(schedule.localSize[2])};
+  builder.create<gpu::LaunchFuncOp>(info.loc, kernel, grid, block, Value(),
+                                    arguments.values);
+
+  if (explain)
+    printExplanation(info, group, name, schedule, launch.flops, launch.bytes,
+                     chunkNote);
+  return success();
+}
+
+void HostLowering::addPieces(Value whole, RankedTensorType type, Value root,
+                             StringRef name, Location loc) {
+  std::optional<PieceLayout> layout = getPieceLayout(type, root);
+  if (!layout)
+    return;
+  HostPieces &split = hostPieces[whole];
+  split.name = name.str();
+  split.type = type;
+  split.layout = *layout;
+  split.streamed = root && pieceLimits.count(root);
+  for (int64_t piece = 0; piece < layout->getNumPieces(); ++piece) {
+    int64_t firstRow = piece * layout->rowsPerPiece;
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] = std::min(layout->rowsPerPiece, layout->rows - firstRow);
+    auto alloc = builder.create<memref::AllocOp>(
+        loc,
+        getBufferType(RankedTensorType::get(shape, type.getElementType())));
+    int64_t offset = firstRow * layout->rowElements;
+    alloc->setAttr("tile.name",
+                   builder.getStringAttr(name + "." + std::to_string(piece)));
+    alloc->setAttr("tile.dtype", builder.getStringAttr(dtypeName(
+                                     getDType(type.getElementType()))));
+    alloc->setAttr("tile.shape", builder.getI64ArrayAttr(shape));
+    alloc->setAttr("tile.piece_of", builder.getStringAttr(name));
+    alloc->setAttr("tile.byte_offset",
+                   builder.getI64IntegerAttr(offset * layout->elementBytes));
+    split.pieces.push_back(alloc);
+    pieceOffsets[alloc] = offset;
+  }
+}
+
+void HostLowering::buildHost(func::FuncOp host) {
+  Block *entry = host.addEntryBlock();
+  builder.setInsertionPointToEnd(entry);
+  hostInsertion = builder.create<func::ReturnOp>(function.getLoc());
+  builder.setInsertionPoint(hostInsertion);
+  auto getName = [](Attribute name) {
+    auto text = dyn_cast_or_null<StringAttr>(name);
+    return text ? text.str() : std::string();
+  };
+  unsigned numInputs = function.getNumArguments();
+  for (BlockArgument argument : function.getArguments()) {
+    unsigned position = argument.getArgNumber();
+    Value input = entry->getArgument(position);
+    hostBuffers[argument] = input;
+    addPieces(input, cast<RankedTensorType>(argument.getType()), argument,
+              getName(function.getArgAttr(position, "tile.name")),
+              argument.getLoc());
+  }
+  Operation *returnOp = function.getBody().front().getTerminator();
+  for (auto [position, value] : llvm::enumerate(returnOp->getOperands())) {
+    Value output = entry->getArgument(numInputs + position);
+    outputArgs.push_back(output);
+    if (plan.outputIsOwned[position])
+      hostBuffers[value] = output;
+    addPieces(output, cast<RankedTensorType>(value.getType()),
+              plan.outputIsOwned[position] ? value : Value(),
+              getName(function.getResultAttr(position, "tile.name")),
+              returnOp->getLoc());
+  }
+  // Temporaries: every other stored value.
+  unsigned unnamed = 0;
+  for (const KernelGroup &group : plan.groups) {
+    for (Value value : group.stored) {
+      if (hostBuffers.count(value))
+        continue;
+      auto type = cast<RankedTensorType>(value.getType());
+      Location loc = value.getDefiningOp()->getLoc();
+      auto alloc = builder.create<memref::AllocOp>(loc, getBufferType(type));
+      std::string name =
+          getTensorName(loc).value_or("_t" + std::to_string(unnamed++));
+      alloc->setAttr("tile.name", builder.getStringAttr(name));
+      alloc->setAttr("tile.dtype", builder.getStringAttr(dtypeName(
+                                       getDType(type.getElementType()))));
+      alloc->setAttr("tile.shape", builder.getI64ArrayAttr(type.getShape()));
+      hostBuffers[value] = alloc;
+      addPieces(alloc, type, value, name, loc);
+    }
+  }
+  // The partial aggregates of two-pass reductions.
+  for (auto [index, info] : llvm::enumerate(infos)) {
+    if (info.schedule.partialGroups == 1)
+      continue;
+    MemRefType type = getPartialsType(info, plan.groups[index]);
+    auto alloc = builder.create<memref::AllocOp>(info.loc, type);
+    alloc->setAttr("tile.name", builder.getStringAttr(info.name + "_partials"));
+    alloc->setAttr("tile.dtype", builder.getStringAttr(dtypeName(
+                                     getDType(type.getElementType()))));
+    alloc->setAttr("tile.shape", builder.getI64ArrayAttr(type.getShape()));
+    partialBuffers[index] = alloc;
+  }
+}
+
+LogicalResult HostLowering::run() {
+  if (failed(analyse(/*chooseSchedules=*/false)) || failed(readMemoryPlan()))
+    return failure();
+
+  MLIRContext *context = module.getContext();
+  context
+      ->loadDialect<arith::ArithDialect, gpu::GPUDialect, memref::MemRefDialect,
+                    spirv::SPIRVDialect, vector::VectorDialect>();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  builder.getUnitAttr());
+  module->setAttr("tile.index_bits", builder.getI64IntegerAttr(getIndexBits()));
+
+  // The host function replaces the tile function under its name.
+  SmallVector<Type> argumentTypes;
+  SmallVector<DictionaryAttr> argumentAttrs;
+  auto describe = [&](Type type, Attribute name, StringRef kind) {
+    auto tensorType = cast<RankedTensorType>(type);
+    argumentTypes.push_back(getBufferType(tensorType));
+    SmallVector<NamedAttribute> attrs{
+        builder.getNamedAttr("tile.name",
+                             name ? name : builder.getStringAttr("")),
+        builder.getNamedAttr("tile.dtype",
+                             builder.getStringAttr(dtypeName(
+                                 getDType(tensorType.getElementType())))),
+        builder.getNamedAttr("tile.shape",
+                             builder.getI64ArrayAttr(tensorType.getShape())),
+        builder.getNamedAttr("tile.kind", builder.getStringAttr(kind))};
+    argumentAttrs.push_back(builder.getDictionaryAttr(attrs));
+  };
+  for (unsigned i = 0; i < function.getNumArguments(); ++i)
+    describe(function.getArgumentTypes()[i],
+             function.getArgAttr(i, "tile.name"), "input");
+  for (unsigned i = 0; i < function.getNumResults(); ++i)
+    describe(function.getResultTypes()[i],
+             function.getResultAttr(i, "tile.name"), "output");
+
+  std::string name = function.getName().str();
+  function.setName("__tile_source");
+  builder.setInsertionPointToEnd(module.getBody());
+  auto kernels = builder.create<gpu::GPUModuleOp>(module.getLoc(), "kernels");
+  builder.setInsertionPointToEnd(module.getBody());
+  auto host = builder.create<func::FuncOp>(
+      function.getLoc(), name, builder.getFunctionType(argumentTypes, {}));
+  for (auto [index, attrs] : llvm::enumerate(argumentAttrs))
+    host.setArgAttrs(index, attrs);
+  buildHost(host);
+
+  if (explain)
+    printSplitTensors();
+  for (auto [index, info] : llvm::enumerate(infos)) {
+    if (info.schedule.activeItems == 0)
+      continue;
+    size_t launches =
+        info.chunkBounds.empty() ? 1 : info.chunkBounds.size() - 1;
+    for (size_t chunk = 0; chunk < launches; ++chunk)
+      if (failed(buildKernel(kernels, index, info, chunk)))
+        return failure();
+  }
+  function.erase();
+
+  // The emitters build index arithmetic locally; share what repeats and
+  // drop what folding left unused. Only in the kernels: CSE and DCE would
+  // erase a split tensor's whole allocation, which no launch takes but its
+  // pieces name. The host drops the allocations nothing takes (the
+  // temporary of a kernel without work, the pieces of an unused input).
+  IRRewriter rewriter(context);
+  DominanceInfo dominance(kernels);
+  eliminateCommonSubExpressions(rewriter, dominance, kernels);
+  (void)runRegionDCE(rewriter, kernels->getRegions());
+  for (Operation &op : llvm::make_early_inc_range(host.getBody().front()))
+    if (isa<memref::AllocOp>(op) && op.use_empty() &&
+        !hostPieces.count(op.getResult(0)))
+      op.erase();
+  return success();
+}

@@ -1,0 +1,506 @@
+//===- Scheduler.cpp - Analytic schedule choice and its fit proof ---------===//
+//
+// No trial runs: each kernel's schedule follows from its shape and the
+// device profile. docs/scheduler.md describes the model.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Lowering/Schedule.h"
+
+#include "KernelBodies/KernelEmitter.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+int64_t lowering::getLinearGroupSize(const DeviceProfile &profile) {
+  uint64_t limit = std::min<uint64_t>(
+      {256, profile.maxWorkGroupSize, profile.maxWorkItemSizes[0]});
+  return std::max<int64_t>(1, llvm::bit_floor(limit));
+}
+
+std::optional<std::vector<int64_t>>
+lowering::getLinearAddress(const IndexSystem::Access &access,
+                           unsigned numIndices) {
+  std::vector<int64_t> address(numIndices + 1, 0);
+  int64_t stride = 1;
+  for (unsigned dim = access.rows.size(); dim-- > 0;) {
+    const IndexSystem::Row &row = access.rows[dim];
+    for (unsigned var = 0; var <= numIndices; ++var) {
+      if (row.den[var] != 1)
+        return std::nullopt;
+      address[var] += row.num[var] * stride;
+    }
+    stride *= access.extents[dim];
+  }
+  return address;
+}
+
+std::optional<DenseMatmul>
+lowering::matchDenseMatmul(tile::ContractOp op, const ContractionSpace &space,
+                           const IndexSystem &system, std::string &whyNot) {
+  if (op.getAggregation() != tile::AggregationKind::Add ||
+      op.getCombination() != tile::CombinationKind::Mul) {
+    whyNot = "only +(A * B) contractions have a tiled schedule";
+    return std::nullopt;
+  }
+  if (!isa<FloatType>(op.getType().getElementType())) {
+    whyNot = "integer contractions use the generic schedule";
+    return std::nullopt;
+  }
+  if (space.empty || !space.isDenseBox()) {
+    whyNot = "the index space is not a dense box (bounds depend on the "
+             "output coordinates, or there are guards)";
+    return std::nullopt;
+  }
+  unsigned rank = space.outputRank;
+  if (rank != 2 && rank != 3) {
+    whyNot = "the output has rank " + std::to_string(rank) +
+             " (tiled: 2, or 3 with a batch dimension)";
+    return std::nullopt;
+  }
+  if (space.freeVars.size() != 1 || system.numIndices != rank + 1) {
+    whyNot = "the reduction has " + std::to_string(space.freeVars.size()) +
+             " indices (tiled: exactly 1)";
+    return std::nullopt;
+  }
+  // The output access of a dense box is one index variable per dimension.
+  std::vector<unsigned> outputVar;
+  for (const IndexSystem::Row &row : system.output.rows)
+    for (unsigned var = 0; var < system.numIndices; ++var)
+      if (row.num[var] != 0)
+        outputVar.push_back(var);
+  if (outputVar.size() != rank)
+    return std::nullopt;
+  unsigned batchVar = rank == 3 ? outputVar[0] : system.numIndices;
+  unsigned iVar = outputVar[rank - 2], jVar = outputVar[rank - 1];
+  unsigned kVar = space.freeVars[0];
+
+  std::optional<std::vector<int64_t>> first =
+      getLinearAddress(system.inputs[0], system.numIndices);
+  std::optional<std::vector<int64_t>> second =
+      getLinearAddress(system.inputs[1], system.numIndices);
+  if (!first || !second)
+    return std::nullopt;
+  // A must not move with j nor B with i; inputs may come in either order
+  // (multiplication commutes).
+  bool inOrder = (*first)[jVar] == 0 && (*second)[iVar] == 0;
+  bool swapped = (*first)[iVar] == 0 && (*second)[jVar] == 0;
+  if (!inOrder && !swapped) {
+    whyNot = "the operands are not a matrix product (each output index "
+             "must address one operand only)";
+    return std::nullopt;
+  }
+  DenseMatmul matmul;
+  matmul.batched = rank == 3;
+  auto extents = system.output.extents;
+  matmul.batch = rank == 3 ? extents[0] : 1;
+  matmul.m = extents[rank - 2];
+  matmul.n = extents[rank - 1];
+  auto [kBegin, kEnd] = *space.bounds[0].constantRange;
+  matmul.kBegin = kBegin;
+  matmul.k = std::max<int64_t>(0, kEnd - kBegin + 1);
+  auto describe = [&](const std::vector<int64_t> &address, unsigned input,
+                      unsigned outerVar) {
+    DenseMatmul::Operand operand;
+    operand.input = input;
+    operand.constant = address[system.numIndices];
+    operand.batchStride = rank == 3 ? address[batchVar] : 0;
+    operand.outerStride = address[outerVar];
+    operand.kStride = address[kVar];
+    return operand;
+  };
+  matmul.a = describe(inOrder ? *first : *second, inOrder ? 0 : 1, iVar);
+  matmul.b = describe(inOrder ? *second : *first, inOrder ? 1 : 0, jVar);
+  return matmul;
+}
+
+namespace {
+/// Register tiles tried, largest work per work-group first.
+struct TileShape {
+  int64_t blockM, blockN, regM, regN;
+};
+constexpr TileShape kTileShapes[] = {
+    {128, 128, 8, 8}, {64, 64, 4, 4}, {64, 64, 8, 8},
+    {32, 32, 4, 4},   {32, 32, 2, 2}, {16, 16, 4, 4},
+    {16, 16, 2, 2},   {8, 8, 2, 2},   {4, 4, 1, 1},
+};
+constexpr int64_t kBlockKs[] = {16, 8, 4, 2, 1};
+} // namespace
+
+/// The widest vector, in elements of `elementBytes`, that the tiled
+/// schedule moves between memory and registers. A GPU runs each work-item
+/// as one scalar lane (NVIDIA reports a preferred float width of 1), yet a
+/// lane loads up to 128 bits with one instruction (LDG.128 and LDS.128 on
+/// NVIDIA, dwordx4 on AMD): four floats per load cut the load instructions
+/// that bound the inner loop's local-memory reads by 4 (at most 4 elements
+/// either way: the kernel IR has vectors of 2 and 4 only). Other devices
+/// get none: a CPU's OpenCL compiler vectorises across work-items, and a
+/// work-item's own vectors get in its way (PoCL ran the 1024^3 product
+/// 1.85x slower with vectors of 4 than without, 2.7x with vectors of 2).
+int64_t lowering::getMemoryVectorWidth(const DeviceProfile &profile,
+                                       int64_t elementBytes) {
+  return profile.type == DeviceType::GPU ? 16 / elementBytes : 1;
+}
+
+namespace {
+/// The part of a tiled-schedule operand that a kernel, or one chunk of a
+/// split launch, stages.
+struct StageWindow {
+  /// The operand's first outer index (row of A, column of B) the kernel
+  /// reads, and how many from there on.
+  int64_t firstOuter = 0, outerExtent = 0;
+  /// The element of the operand's tensor at which the buffer the kernel
+  /// addresses starts: a piece's offset, 0 for a whole buffer.
+  int64_t bufferStart = 0;
+};
+} // namespace
+
+/// Why one global load cannot stage `width` consecutive elements of
+/// `operand` (whose outer index is `outerName`) in `window`; empty when it
+/// can. The vector runs along the operand's contiguous index. It must start
+/// at a multiple of `width` elements from the start of the buffer addressed
+/// for every work-item, lie wholly inside or outside the operand's bounds
+/// (so that checking its first element guards all), and the tile's vectors
+/// must spread evenly over the work-items.
+static std::string getStageObstacle(const DenseMatmul &matmul,
+                                    const DenseMatmul::Operand &operand,
+                                    StringRef outerName,
+                                    const StageWindow &window,
+                                    int64_t blockOuter, int64_t blockK,
+                                    int64_t threads, int64_t width) {
+  bool alongK = operand.kStride == 1;
+  std::string outer = outerName.str();
+  if (!alongK && operand.outerStride != 1)
+    return "it is contiguous neither along k nor along " + outer;
+  std::string w = std::to_string(width);
+  int64_t tileExtent = alongK ? blockK : blockOuter;
+  if (tileExtent % width != 0 || (blockOuter * blockK / width) % threads != 0)
+    return "the tile's slice does not split into vectors of " + w +
+           " evenly over the work-items";
+  // The address is constant + batch*batchStride + outer*outerStride +
+  // k*kStride - bufferStart. Along the contiguous index, the tiles reach
+  // the first index plus multiples of the width; the other indices take
+  // any value, so their strides must be multiples of the width.
+  int64_t first = operand.constant - window.bufferStart +
+                  (alongK ? matmul.kBegin : window.firstOuter);
+  if (first % width != 0)
+    return "its first element is element " + std::to_string(first) +
+           " of the buffer read, not a multiple of " + w;
+  int64_t otherStride = alongK ? operand.outerStride : operand.kStride;
+  if (otherStride % width != 0)
+    return "its stride along " + (alongK ? outer : "k") + " (" +
+           std::to_string(otherStride) + ") is not a multiple of " + w;
+  if (matmul.batched && operand.batchStride % width != 0)
+    return "its batch stride (" + std::to_string(operand.batchStride) +
+           ") is not a multiple of " + w;
+  int64_t extent = alongK ? matmul.k : window.outerExtent;
+  if (extent % width != 0)
+    return "its extent along " + (alongK ? "k" : outer) + " (" +
+           std::to_string(extent) + ") is not a multiple of " + w +
+           ", so a vector could cross it";
+  return "";
+}
+
+/// The most elements of `operand` (at most `limit`, a power of 2) that one
+/// global load can stage in `window`. `why` says why not `limit`, if not.
+static int64_t getStageWidth(const DenseMatmul &matmul,
+                             const DenseMatmul::Operand &operand,
+                             StringRef outerName, const StageWindow &window,
+                             int64_t blockOuter, int64_t blockK,
+                             int64_t threads, int64_t limit, std::string &why) {
+  why.clear();
+  // Legality at a width implies it at every smaller power of 2.
+  for (int64_t width = limit; width > 1; width /= 2) {
+    std::string obstacle = getStageObstacle(matmul, operand, outerName, window,
+                                            blockOuter, blockK, threads, width);
+    if (obstacle.empty())
+      return width;
+    // Scalar loads say why vectors of 2 fail, narrower ones why `limit`.
+    if (why.empty() || width == 2)
+      why = std::move(obstacle);
+  }
+  return 1;
+}
+
+/// How one operand is staged, for --explain.
+static std::string describeStage(int64_t width, int64_t limit,
+                                 const std::string &why) {
+  if (width == 1)
+    return "scalar loads (" + why + ")";
+  std::string text = "loads of " + std::to_string(width) + " elements";
+  if (width < limit)
+    text += " (not " + std::to_string(limit) + ": " + why + ")";
+  return text;
+}
+
+/// How a work-item reads its register tile's operands, for --explain.
+static std::string describeRegisterReads(const TileSizes &tile) {
+  if (tile.vectorWidth == 1)
+    return "each work-item reads its register tile's operands from local "
+           "memory one at a time (its tile is " +
+           std::to_string(tile.regM) + "x" + std::to_string(tile.regN) + ")";
+  return "each work-item owns groups of " + std::to_string(tile.vectorWidth) +
+         " consecutive rows and columns and reads each group from local "
+         "memory as one vector";
+}
+
+/// The part of --explain's reason about vectors.
+static std::string describeVectors(const TileSizes &tile, int64_t vectorWidth,
+                                   const std::string &whyA,
+                                   const std::string &whyB) {
+  if (vectorWidth == 1)
+    return "; no vectors (not a GPU: a CPU's OpenCL compiler vectorises "
+           "across work-items, which vectors within a work-item hinder)";
+  return "; vectors of up to " + std::to_string(vectorWidth) +
+         " elements (GPU: one 128-bit load per work-item instead of " +
+         std::to_string(vectorWidth) +
+         " scalar ones): " + describeRegisterReads(tile) +
+         "; A is staged with " +
+         describeStage(tile.stageWidthA, vectorWidth, whyA) + ", B with " +
+         describeStage(tile.stageWidthB, vectorWidth, whyB);
+}
+
+void lowering::narrowStagingToChunk(Schedule &schedule, int64_t firstRow,
+                                    int64_t bufferStartA,
+                                    int64_t bufferStartB) {
+  const DenseMatmul &matmul = *schedule.matmul;
+  TileSizes &tile = schedule.tile;
+  int64_t threads = schedule.localSize[0] * schedule.localSize[1];
+  auto narrow = [&](StringRef name, const DenseMatmul::Operand &operand,
+                    StringRef outerName, const StageWindow &window,
+                    int64_t blockOuter, int64_t &width) {
+    if (width == 1)
+      return;
+    std::string why;
+    int64_t chunkWidth =
+        getStageWidth(matmul, operand, outerName, window, blockOuter,
+                      tile.blockK, threads, width, why);
+    if (chunkWidth == width)
+      return;
+    schedule.reason += ("; in this chunk " + name + " is staged with " +
+                        describeStage(chunkWidth, width, why))
+                           .str();
+    width = chunkWidth;
+  };
+  // A batched product is chunked along the batch, whose stride the
+  // schedule already proved a multiple of the width.
+  int64_t firstRowOfA = matmul.batched ? 0 : firstRow;
+  narrow("A", matmul.a, "the rows", {firstRowOfA, matmul.m, bufferStartA},
+         tile.blockM, tile.stageWidthA);
+  narrow("B", matmul.b, "the columns", {0, matmul.n, bufferStartB}, tile.blockN,
+         tile.stageWidthB);
+}
+
+/// The element type of contraction input `input`.
+static Type getInputType(tile::ContractOp op, unsigned input) {
+  return cast<RankedTensorType>(op.getInputs()[input].getType())
+      .getElementType();
+}
+
+/// The tiled schedule with tile `shape` if it fits the device; vectors of
+/// up to `vectorWidth` elements where legal.
+static std::optional<Schedule>
+tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
+        int64_t elementBytes, int64_t vectorWidth,
+        const DeviceProfile &profile) {
+  int64_t threadsX = shape.blockN / shape.regN;
+  int64_t threadsY = shape.blockM / shape.regM;
+  int64_t threads = threadsX * threadsY;
+  int64_t registers = shape.regM * shape.regN + shape.regM + shape.regN + 12;
+  if (uint64_t(threads) > profile.maxWorkGroupSize ||
+      uint64_t(threadsX) > profile.maxWorkItemSizes[0] ||
+      uint64_t(threadsY) > profile.maxWorkItemSizes[1] ||
+      registers > kRegisterBudget)
+    return std::nullopt;
+  // Register-tile groups of consecutive rows and columns (all powers of 2).
+  int64_t groupWidth = std::min({vectorWidth, shape.regM, shape.regN});
+  // Writing a tile along k (the operand is contiguous in k) would hit one
+  // bank per row; a pad of one vector spreads the rows and keeps them
+  // aligned for the vector reads.
+  int64_t strideA = shape.blockM + (matmul.a.kStride == 1 ? groupWidth : 0);
+  int64_t strideB = shape.blockN + (matmul.b.kStride == 1 ? groupWidth : 0);
+  int64_t usefulK = std::max<int64_t>(1, llvm::PowerOf2Ceil(matmul.k));
+  Type computeType = getComputeType(op.getType().getElementType());
+  for (int64_t blockK : kBlockKs) {
+    int64_t bytes = blockK * (strideA + strideB) * elementBytes;
+    if (blockK > usefulK || (shape.blockM * blockK) % threads != 0 ||
+        (shape.blockN * blockK) % threads != 0 ||
+        uint64_t(bytes) > profile.localMemBytes)
+      continue;
+    // An operand stored in another type than the kernel computes in is
+    // converted element by element.
+    auto stageWidth = [&](const DenseMatmul::Operand &operand,
+                          StringRef outerName, int64_t outerExtent,
+                          int64_t blockOuter, std::string &why) -> int64_t {
+      if (getInputType(op, operand.input) != computeType) {
+        why = "it is converted as it is loaded";
+        return 1;
+      }
+      return getStageWidth(matmul, operand, outerName, {0, outerExtent, 0},
+                           blockOuter, blockK, threads, vectorWidth, why);
+    };
+    std::string whyA, whyB;
+    int64_t stageWidthA =
+        stageWidth(matmul.a, "the rows", matmul.m, shape.blockM, whyA);
+    int64_t stageWidthB =
+        stageWidth(matmul.b, "the columns", matmul.n, shape.blockN, whyB);
+    Schedule schedule;
+    schedule.kind = ScheduleKind::TiledContraction;
+    schedule.localSize = {threadsX, threadsY, 1};
+    schedule.numGroups = {llvm::divideCeil(matmul.n, shape.blockN),
+                          llvm::divideCeil(matmul.m, shape.blockM),
+                          matmul.batch};
+    schedule.activeItems = matmul.m * matmul.n * matmul.batch;
+    schedule.tile = {shape.blockM, shape.blockN, shape.regM, shape.regN,
+                     blockK,       strideA,      strideB,    groupWidth,
+                     stageWidthA,  stageWidthB};
+    schedule.matmul = matmul;
+    schedule.localMemBytes = bytes;
+    schedule.registers = registers;
+    // The slices, each with its blockK rank-1 updates.
+    schedule.loopPasses = countLoopPasses(
+        {double(llvm::divideCeil(matmul.k, blockK)), double(blockK)});
+    schedule.reason = describeVectors(schedule.tile, vectorWidth, whyA, whyB);
+    return schedule;
+  }
+  return std::nullopt;
+}
+
+static int64_t getWorkGroups(const Schedule &schedule) {
+  return schedule.numGroups[0] * schedule.numGroups[1] * schedule.numGroups[2];
+}
+
+Schedule lowering::scheduleGeneric(int64_t elements,
+                                   const ContractionSpace &space,
+                                   const TupleCount &tuples, bool compensated,
+                                   const DeviceProfile &profile) {
+  int64_t registers = 16 + 2 * int64_t(space.freeVars.size()) +
+                      int64_t(space.pivots.size()) + (compensated ? 2 : 0);
+  Schedule schedule = scheduleOneItemPerElement(elements, registers, profile);
+  schedule.kind = ScheduleKind::GenericContraction;
+  schedule.compensated = compensated;
+  schedule.loopPasses = countLoopPasses(tuples.levelTrips);
+  return schedule;
+}
+
+Schedule lowering::scheduleContraction(tile::ContractOp op,
+                                       const ContractionSpace &space,
+                                       const IndexSystem &system,
+                                       const TupleCount &tuples,
+                                       const DeviceProfile &profile) {
+  bool compensated = op.getAggregation() == tile::AggregationKind::Add &&
+                     isa<FloatType>(op.getType().getElementType()) &&
+                     tuples.perElement > kLongReduction;
+  if (std::optional<Schedule> reduction =
+          scheduleReduction(op, space, system, tuples, compensated,
+                            /*force=*/false, profile))
+    return *reduction;
+  std::string whyNot;
+  std::optional<DenseMatmul> matmul =
+      matchDenseMatmul(op, space, system, whyNot);
+  if (matmul) {
+    int64_t elementBytes = op.getType().getElementType().isF64() ? 8 : 4;
+    int64_t vectorWidth = getMemoryVectorWidth(profile, elementBytes);
+    // The largest tile that still gives every compute unit a work-group;
+    // when none does (a small problem), the one with the most work-groups.
+    std::optional<Schedule> best;
+    for (const TileShape &shape : kTileShapes) {
+      std::optional<Schedule> candidate =
+          tryTile(shape, op, *matmul, elementBytes, vectorWidth, profile);
+      if (!candidate)
+        continue;
+      if (getWorkGroups(*candidate) >= profile.computeUnits) {
+        best = candidate;
+        break;
+      }
+      if (!best || getWorkGroups(*candidate) > getWorkGroups(*best))
+        best = candidate;
+    }
+    if (best) {
+      const TileSizes &t = best->tile;
+      best->reason =
+          "dense matrix product (M=" + std::to_string(matmul->m) +
+          ", N=" + std::to_string(matmul->n) +
+          ", K=" + std::to_string(matmul->k) +
+          (matmul->batched ? ", batch=" + std::to_string(matmul->batch) : "") +
+          "): the largest tile that fits local memory, the work-group and "
+          "register limits and gives " +
+          std::to_string(getWorkGroups(*best)) + " work-groups for " +
+          std::to_string(profile.computeUnits) +
+          " compute units; each work-group stages " + std::to_string(t.blockK) +
+          "-deep slices of A (" + std::to_string(t.blockM) +
+          " rows, stored transposed) and B (" + std::to_string(t.blockN) +
+          " columns) in local memory" + best->reason;
+      return *best;
+    }
+    whyNot = "no tile fits the device's local memory and work-group limits";
+  }
+  int64_t elements = op.getType().getNumElements();
+  Schedule schedule =
+      scheduleGeneric(elements, space, tuples, compensated, profile);
+  // Where one work-item per element would run its loops past the device's
+  // limit, the work-items of a work-group (or several) share each element.
+  if (profile.maxLoopIterations != 0 &&
+      schedule.loopPasses > double(profile.maxLoopIterations))
+    if (std::optional<Schedule> reduction =
+            scheduleReduction(op, space, system, tuples, compensated,
+                              /*force=*/true, profile))
+      return *reduction;
+  schedule.reason = "generic: one work-item per output element runs the "
+                    "index space's loop nest (" +
+                    whyNot + "); " + schedule.reason;
+  return schedule;
+}
+
+LogicalResult lowering::verifyScheduleFits(const Schedule &schedule,
+                                           const DeviceProfile &profile,
+                                           Location loc) {
+  int64_t threads =
+      schedule.localSize[0] * schedule.localSize[1] * schedule.localSize[2];
+  auto fail = [&](const llvm::Twine &what) {
+    return emitError(loc) << "the kernel does not fit device '" << profile.name
+                          << "': " << what;
+  };
+  if (uint64_t(threads) > profile.maxWorkGroupSize)
+    return fail("a work-group of " + llvm::Twine(threads) +
+                " work-items exceeds its maximum of " +
+                llvm::Twine(profile.maxWorkGroupSize));
+  for (unsigned dim = 0; dim < 3; ++dim)
+    if (uint64_t(schedule.localSize[dim]) > profile.maxWorkItemSizes[dim])
+      return fail("a work-group extent of " +
+                  llvm::Twine(schedule.localSize[dim]) + " along dimension " +
+                  llvm::Twine(dim) + " exceeds its maximum of " +
+                  llvm::Twine(profile.maxWorkItemSizes[dim]));
+  for (unsigned dim = 0; dim < 3; ++dim)
+    if (uint64_t limit = profile.maxWorkGroupCount[dim];
+        limit && uint64_t(schedule.numGroups[dim]) > limit)
+      return fail("its launch needs " + llvm::Twine(schedule.numGroups[dim]) +
+                  " work-groups along dimension " + llvm::Twine(dim) +
+                  ", more than its maximum of " + llvm::Twine(limit));
+  if (uint64_t(schedule.localMemBytes) > profile.localMemBytes)
+    return fail(llvm::Twine(schedule.localMemBytes) +
+                " bytes of local memory exceed its " +
+                llvm::Twine(profile.localMemBytes));
+  if (schedule.registers > kRegisterBudget)
+    return fail("an estimated " + llvm::Twine(schedule.registers) +
+                " registers per work-item exceed the budget of " +
+                llvm::Twine(kRegisterBudget));
+  if (profile.maxLoopIterations != 0 &&
+      schedule.loopPasses > double(profile.maxLoopIterations))
+    return fail("it needs " +
+                llvm::formatv("{0:F0}", schedule.loopPasses).str() +
+                " loop passes per work-item, and the device stops loops "
+                "after " +
+                llvm::Twine(profile.maxLoopIterations) +
+                " (its compiler ends them early, silently)");
+  return success();
+}

@@ -1,0 +1,68 @@
+// RUN: not tile-opt %s -split-input-file "--tile-lower-to-kernel-ir=profile=%S/Inputs/small-alloc.json" 2>&1 | FileCheck %s
+
+// The chunks the memory plan records must be those the tensors' pieces make.
+func.func @chunks(%A: tensor<70x300xf32>) -> tensor<70x300xf32> {
+  // CHECK: :8: error: kernel k0_C records the chunk bounds [0, 35, 70], but the pieces of the tensors it touches make [0, 32, 64, 70]
+  %0 = tile.kernel elementwise "k0_C" attributes {chunk_bounds = array<i64: 0, 35, 70>, schedule = #tile.schedule<kind = per_element, local_size = [256, 1, 1], num_groups = [21, 1, 1], active_items = 21000, walk_width = 4, walk_steps = 5250, vector_accesses = 2, accesses = 2, loop_passes = 0.0, registers = 24>} -> tensor<70x300xf32> {
+    %1 = tile.ew neg %A : (tensor<70x300xf32>) -> tensor<70x300xf32>
+    tile.yield %1 : tensor<70x300xf32>
+  }
+  return %0 : tensor<70x300xf32>
+}
+
+// -----
+
+// A schedule must suit its kernel, and fit the device.
+func.func @mismatch(%A: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: :8: error: `elementwise` kernels cannot run the `tiled` schedule
+  %0 = tile.kernel elementwise "k0_B" attributes {schedule = #tile.schedule<kind = tiled, local_size = [4, 1, 1], num_groups = [1, 1, 1], loop_passes = 1.0>} -> tensor<4xf32> {
+    %1 = tile.ew neg %A : (tensor<4xf32>) -> tensor<4xf32>
+    tile.yield %1 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @too_wide(%A: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: :8: error: the kernel does not fit device 'small-alloc': a work-group of 4096 work-items exceeds its maximum of 256
+  %0 = tile.kernel elementwise "k0_B" attributes {schedule = #tile.schedule<kind = per_element, local_size = [4096, 1, 1], num_groups = [1, 1, 1], active_items = 4, walk_steps = 4, accesses = 2, loop_passes = 0.0, registers = 17>} -> tensor<4xf32> {
+    %1 = tile.ew neg %A : (tensor<4xf32>) -> tensor<4xf32>
+    tile.yield %1 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// Only reductions share an element among work-items and work-groups.
+func.func @shared(%A: tensor<4xf32>) -> tensor<4xf32> {
+  // CHECK: :8: error: only a `reduction` schedule shares elements (partial_groups, elements_per_group)
+  %0 = tile.kernel elementwise "k0_B" attributes {schedule = #tile.schedule<kind = per_element, local_size = [4, 1, 1], num_groups = [1, 1, 1], active_items = 4, walk_steps = 4, accesses = 2, partial_groups = 2, loop_passes = 0.0, registers = 17>} -> tensor<4xf32> {
+    %1 = tile.ew neg %A : (tensor<4xf32>) -> tensor<4xf32>
+    tile.yield %1 : tensor<4xf32>
+  }
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @levels(%A: tensor<4096xf32>) -> tensor<f32> {
+  // CHECK: :8: error: kernel k0_S's reduction schedule shares loop levels its contraction does not have (1)
+  %0 = tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [1, 1, 1], active_items = 256, merged_levels = 0, strided_level = 3, loop_passes = 16.0, local_mem_bytes = 1024, registers = 24>} -> tensor<f32> {
+    %1 = tile.contract add (i) [] = %A[i] : tensor<4096xf32> -> tensor<f32>
+    tile.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @combination(%A: tensor<4096xf32>) -> tensor<f32> {
+  // CHECK: :8: error: a kernel cannot run the `partial_combination` schedule: lowering adds it after a reduction
+  %0 = tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = partial_combination, local_size = [1, 1, 1], num_groups = [1, 1, 1], active_items = 1, loop_passes = 16.0>} -> tensor<f32> {
+    %1 = tile.contract add (i) [] = %A[i] : tensor<4096xf32> -> tensor<f32>
+    tile.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
