@@ -8,6 +8,7 @@
 #ifndef TILEC_LOWERING_PASSDETAIL_H
 #define TILEC_LOWERING_PASSDETAIL_H
 
+#include "tilec/Lowering/KernelFormation.h"
 #include "tilec/Lowering/Lowering.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
@@ -30,6 +31,21 @@ namespace tilec {
 mlir::FailureOr<DeviceProfile>
 resolveProfile(const std::optional<DeviceProfile> &given, llvm::StringRef path,
                mlir::Operation *op);
+
+/// What every pass after formation starts from: the device profile, the
+/// `tile` function and the plan its tile.kernel ops record.
+struct KernelPassInput {
+  DeviceProfile profile;
+  mlir::func::FuncOp function;
+  lowering::KernelPlan plan;
+};
+
+/// resolveProfile, then the module's tile function and its kernels read
+/// back as a plan (readKernels); reports an error and fails when one is
+/// missing.
+mlir::FailureOr<KernelPassInput>
+readKernelPassInput(const std::optional<DeviceProfile> &given,
+                    llvm::StringRef path, mlir::ModuleOp module);
 
 } // namespace tilec
 

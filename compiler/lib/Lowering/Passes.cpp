@@ -43,6 +43,21 @@ tilec::resolveProfile(const std::optional<DeviceProfile> &given, StringRef path,
   return profile;
 }
 
+FailureOr<KernelPassInput>
+tilec::readKernelPassInput(const std::optional<DeviceProfile> &given,
+                           StringRef path, ModuleOp module) {
+  FailureOr<DeviceProfile> profile = resolveProfile(given, path, module);
+  if (failed(profile))
+    return failure();
+  FailureOr<func::FuncOp> function = lowering::getTileFunction(module);
+  if (failed(function))
+    return failure();
+  FailureOr<lowering::KernelPlan> plan = lowering::readKernels(*function);
+  if (failed(plan))
+    return failure();
+  return KernelPassInput{std::move(*profile), *function, std::move(*plan)};
+}
+
 void tilec::buildLoweringPipeline(OpPassManager &pm,
                                   const DeviceProfile &profile,
                                   llvm::raw_ostream *explain) {

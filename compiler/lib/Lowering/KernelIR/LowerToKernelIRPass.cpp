@@ -27,19 +27,14 @@ struct LowerToKernelIRPass
       : givenProfile(std::move(profile)), explainStream(explainStream) {}
 
   void runOnOperation() override {
-    FailureOr<DeviceProfile> profile =
-        resolveProfile(givenProfile, profilePath, getOperation());
-    if (failed(profile))
-      return signalPassFailure();
-    FailureOr<func::FuncOp> function = getTileFunction(getOperation());
-    if (failed(function))
-      return signalPassFailure();
-    FailureOr<KernelPlan> plan = readKernels(*function);
-    if (failed(plan))
+    FailureOr<KernelPassInput> input =
+        readKernelPassInput(givenProfile, profilePath, getOperation());
+    if (failed(input))
       return signalPassFailure();
     llvm::raw_ostream *stream =
         explainStream ? explainStream : (explain ? &llvm::errs() : nullptr);
-    if (failed(HostLowering(getOperation(), *function, *plan, *profile, stream)
+    if (failed(HostLowering(getOperation(), input->function, input->plan,
+                                  input->profile, stream)
                    .run()))
       signalPassFailure();
   }

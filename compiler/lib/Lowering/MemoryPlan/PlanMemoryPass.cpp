@@ -23,22 +23,16 @@ struct PlanMemoryPass : public tilec::impl::TilePlanMemoryBase<PlanMemoryPass> {
       : givenProfile(std::move(profile)) {}
 
   void runOnOperation() override {
-    FailureOr<DeviceProfile> profile =
-        resolveProfile(givenProfile, profilePath, getOperation());
-    if (failed(profile))
+    FailureOr<KernelPassInput> input =
+        readKernelPassInput(givenProfile, profilePath, getOperation());
+    if (failed(input))
       return signalPassFailure();
-    FailureOr<func::FuncOp> function = getTileFunction(getOperation());
-    if (failed(function))
-      return signalPassFailure();
-    FailureOr<KernelPlan> plan = readKernels(*function);
-    if (failed(plan))
-      return signalPassFailure();
-    KernelAnalysis analysis(*function, *plan, *profile);
+    KernelAnalysis analysis(input->function, input->plan, input->profile);
     if (failed(analysis.analyse(/*chooseSchedules=*/false)) ||
         failed(analysis.checkMemory()) || failed(analysis.planToFitMemory()))
       return signalPassFailure();
     analysis.writeMemoryPlan();
-    writeKernels(*function, *plan);
+    writeKernels(input->function, input->plan);
   }
 
   std::optional<DeviceProfile> givenProfile;

@@ -23,21 +23,15 @@ struct SchedulePass : public tilec::impl::TileScheduleBase<SchedulePass> {
       : givenProfile(std::move(profile)) {}
 
   void runOnOperation() override {
-    FailureOr<DeviceProfile> profile =
-        resolveProfile(givenProfile, profilePath, getOperation());
-    if (failed(profile))
+    FailureOr<KernelPassInput> input =
+        readKernelPassInput(givenProfile, profilePath, getOperation());
+    if (failed(input))
       return signalPassFailure();
-    FailureOr<func::FuncOp> function = getTileFunction(getOperation());
-    if (failed(function))
-      return signalPassFailure();
-    FailureOr<KernelPlan> plan = readKernels(*function);
-    if (failed(plan))
-      return signalPassFailure();
-    KernelAnalysis analysis(*function, *plan, *profile);
+    KernelAnalysis analysis(input->function, input->plan, input->profile);
     if (failed(analysis.analyse(/*chooseSchedules=*/true)))
       return signalPassFailure();
     analysis.writeSchedules();
-    writeKernels(*function, *plan);
+    writeKernels(input->function, input->plan);
   }
 
   std::optional<DeviceProfile> givenProfile;
