@@ -34,7 +34,7 @@ struct LowerToKernelIRPass
     llvm::raw_ostream *stream =
         explainStream ? explainStream : (explain ? &llvm::errs() : nullptr);
     if (failed(HostLowering(getOperation(), input->function, input->plan,
-                                  input->profile, stream)
+                            input->profile, stream)
                    .run()))
       signalPassFailure();
   }
