@@ -21,6 +21,8 @@ packages=(
   zlib1g-dev dataset-fashion-mnist
   # examples/mandelbrot: writing its image as a PNG
   libpng-dev
+  # docs/images/pipeline.py (the docs' pipeline picture, tested) and bench/run.py's plots
+  python3-matplotlib
   # the command-line parser of tilec and tile-run (header-only)
   libcli11-dev
   # the CLBlast SGEMM baseline of bench/
