@@ -8,7 +8,7 @@
 #   CLBlast, while the GPU is otherwise idle;
 # - e2e: the end-to-end suite against the reference interpreter on the GPU's OpenCL device and on
 #   its Vulkan device (without the validation layer, which is not packed);
-# - mandelbrot: the Mandelbrot example's GPU-vs-CPU table;
+# - mandelbrot: the Mandelbrot example's GPU-vs-CPU table, and the 500x500 image the GPU rendered;
 # - train: examples/train_cnn on Fashion-MNIST (the directory $TILEC_TRAIN_DATA, default the Debian
 #   package's) for EPOCHS epochs (default 12) on the NVIDIA device through OpenCL, then through
 #   Vulkan, then bench/train_cnn_torch.py, the same network in PyTorch eager, on the same GPU. Not
@@ -54,7 +54,7 @@ SITE
     ;;
   mandelbrot)
     TILEC_CACHE_DIR=/tmp/tilec-cache mandelbrot --sizes 500,1000,2000,4000,8000,15000 \
-      --image /tmp/mandelbrot.out 2>&1 | tee "$out/mandelbrot.txt"
+      --image "$out/mandelbrot.png" 2>&1 | tee "$out/mandelbrot.txt"
     ;;
   train | train=*)
     epochs=${stage#train}

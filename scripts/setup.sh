@@ -19,6 +19,10 @@ packages=(
   nlohmann-json3-dev libxxhash-dev python3-numpy
   # examples/train_cnn: reading the gzipped IDX files of Fashion-MNIST, and the data set itself
   zlib1g-dev dataset-fashion-mnist
+  # examples/mandelbrot: writing its image as a PNG
+  libpng-dev
+  # docs/images/pipeline.py (the docs' pipeline picture, tested) and bench/run.py's plots
+  python3-matplotlib
   # the command-line parser of tilec and tile-run (header-only)
   libcli11-dev
   # the CLBlast SGEMM baseline of bench/
