@@ -25,28 +25,16 @@ import shlex
 import subprocess
 import sys
 
-import numpy
-
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 E2E = os.path.join(REPO, "tests", "e2e")
-
-# The options of a RUN line that choose what is compiled; the rest (--random,
-# --check, --seed, --emit, --explain, ...) are about running or printing.
-KEPT_WITH_VALUE = {"--arg", "--entry", "--profile"}
-
-
-def npy_binding(name, path):
-    """`--arg` options binding `name` to the dtype and shape of .npy `path`."""
-    array = numpy.load(path, mmap_mode="r")
-    dims = ",".join(str(extent) for extent in array.shape)
-    dtype = array.dtype.name.replace("float", "f").replace("uint", "u")
-    return ["--arg", "%s=%s[%s]" % (name, dtype.replace("int", "i"), dims)]
+sys.path.insert(0, E2E)
+from runline import compile_options  # noqa: E402
 
 
 def compile_lines(path):
-    """The (line number, kept options) of every tilec run/compile of `path`
-    on the file itself. Lines whose inputs are files made by an earlier RUN
-    line (%t) are left out."""
+    """The (line number, compile options) of every tilec run/compile of
+    `path` on the file itself. Lines whose inputs are files made by an
+    earlier RUN line (%t) are left out."""
     with open(path, encoding="utf-8") as source:
         for number, line in enumerate(source, 1):
             match = re.search(r"RUN: (?:%oclgrind )?tilec (?:run|compile) %s (.*)",
@@ -54,19 +42,10 @@ def compile_lines(path):
             if not match:
                 continue
             words = shlex.split(match.group(1).split("|")[0])
-            kept = []
-            for index, word in enumerate(words[:-1]):
-                value = words[index + 1].replace("%S", os.path.dirname(path))
-                if word in KEPT_WITH_VALUE:
-                    kept += [word, value]
-                elif word in ("--in", "--input") and "=" in value:
-                    name, file = value.split("=", 1)
-                    file = file.lstrip("@")
-                    if not os.path.exists(file):
-                        break
-                    kept += npy_binding(name, file)
-            else:
-                yield number, kept
+            options = compile_options(
+                words, lambda value: value.replace("%S", os.path.dirname(path)))
+            if options is not None:
+                yield number, options
 
 
 def emit(tilec, path, options, emit_flags, out):

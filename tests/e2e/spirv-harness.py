@@ -2,7 +2,8 @@
 
 For each `tilec run %s ... --arg ...` RUN line of tests/e2e/*.tile (or
 `tilec run %S/OTHER.tile ...`, which compiles OTHER.tile), with the same
---arg, --entry and --profile options:
+--arg, --entry and --profile options (inputs given with --input become the
+--arg of their dtype and shape, runline.py):
   - `tilec compile --emit bundle --target opencl,spirv` must succeed and
     `spirv-val --target-env vulkan1.2` must accept each kernel's module;
   - `tilec compile --emit msl` must give, for each kernel of the program's
@@ -25,6 +26,8 @@ import shlex
 import subprocess
 import sys
 
+from runline import compile_options
+
 TARGET_ENV = "vulkan1.2"
 
 
@@ -41,15 +44,8 @@ def run_lines(path, e2e_dir):
                 continue
             source = match.group(1).replace("%s", path).replace("%S", e2e_dir)
             words = shlex.split(match.group(2).replace("%S", e2e_dir))
-            options = []
-            i = 0
-            while i < len(words):
-                if words[i] in ("--arg", "--entry", "--profile"):
-                    options += words[i:i + 2]
-                    i += 2
-                else:
-                    i += 1
-            if "--arg" in options and (source, options) not in seen:
+            options = compile_options(words, lambda value: value)
+            if options and "--arg" in options and (source, options) not in seen:
                 seen.append((source, options))
     return seen
 
