@@ -1,6 +1,7 @@
 //===- Run.cpp - `tilec run` ----------------------------------------------===//
 
 #include "Driver.h"
+#include "ProgressBar.h"
 
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Runtime/Compare.h"
@@ -46,13 +47,23 @@ static int getOutputNames(const RunOptions &options, const Program &program,
   return ExitSuccess;
 }
 
+/// The reference interpreter's run, with a progress bar where one is drawn.
+static std::optional<std::vector<HostTensor>>
+interpretShowingProgress(const Program &program, ArrayRef<HostTensor> inputs,
+                         SourceMgr &sourceMgr) {
+  ProgressBar bar("reference");
+  return interpret(
+      program, inputs, sourceMgr,
+      [&](uint64_t done, uint64_t total) { bar.update(done, total); });
+}
+
 /// Compares every output with the reference interpreter's, one line each.
 /// Returns the exit code: ExitProgramError when any output differs.
 static int checkAgainstReference(const Program &program, SourceMgr &sourceMgr,
                                  ArrayRef<HostTensor> inputs,
                                  const StringMap<HostTensor> &outputs) {
   std::optional<std::vector<HostTensor>> expected =
-      interpret(program, inputs, sourceMgr);
+      interpretShowingProgress(program, inputs, sourceMgr);
   if (!expected)
     return ExitProgramError;
   bool allAgree = true;
@@ -131,7 +142,7 @@ int runRun(const RunOptions &options) {
       return code;
   } else {
     std::optional<std::vector<HostTensor>> results =
-        interpret(*program, inputs, sourceMgr);
+        interpretShowingProgress(*program, inputs, sourceMgr);
     if (!results)
       return ExitProgramError;
     for (size_t i = 0; i < program->outputs.size(); ++i)

@@ -12,6 +12,7 @@
 #include "IndexSpace.h"
 #include "Parallel.h"
 #include "Scalar.h"
+#include "WorkProgress.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -396,23 +397,39 @@ bool ContractionEvaluator::outerIndexSeparatesElements() const {
 }
 
 bool ContractionEvaluator::visitAll(const LoopNest &nest) {
+  llvm::Expected<std::optional<std::pair<int64_t, int64_t>>> outer =
+      nest.getOuterRange();
+  // Progress counts the output's elements, an equal share for each value of
+  // the outermost variable, reported when the visits move past it.
+  uint64_t unitsPerOuterValue = 0;
+  if (outer && *outer)
+    unitsPerOuterValue =
+        std::max<uint64_t>(accumulators.size(), 1) /
+        (uint64_t((*outer)->second) - uint64_t((*outer)->first) + 1);
+  WorkProgress &progress = table.getProgress();
   // The tuples of one output element share their outermost value, so each
   // element is folded by one thread in the order of a single thread.
   auto visitRange = [&](int64_t first, int64_t last,
                         const ChunkState &state) -> std::optional<std::string> {
     Scratch scratch;
+    std::optional<int64_t> outerValue;
     if (llvm::Error error = nest.forEach(
             [&](llvm::ArrayRef<int64_t> tuple) {
+              if (!tuple.empty() && outerValue != tuple[0]) {
+                if (outerValue)
+                  progress.advance(unitsPerOuterValue);
+                outerValue = tuple[0];
+              }
               return !state.earlierChunkFailed() && visit(tuple, scratch);
             },
             first, last))
       return llvm::toString(std::move(error));
+    if (outerValue && !scratch.error)
+      progress.advance(unitsPerOuterValue);
     return scratch.error;
   };
   std::atomic<size_t> noFailure{SIZE_MAX};
   std::optional<std::string> error;
-  llvm::Expected<std::optional<std::pair<int64_t, int64_t>>> outer =
-      nest.getOuterRange();
   if (!outer)
     error = llvm::toString(outer.takeError());
   else if (!outerIndexSeparatesElements() || !*outer)
