@@ -39,7 +39,8 @@ struct ScaledPoly {
   std::optional<Int128> evaluate(llvm::ArrayRef<int64_t> tuple) const {
     Int128 sum = constant;
     for (size_t k = 0; k < coeffs.size(); ++k)
-      if (__builtin_add_overflow(sum, Int128(coeffs[k]) * tuple[k], &sum))
+      if (coeffs[k] != 0 &&
+          __builtin_add_overflow(sum, Int128(coeffs[k]) * tuple[k], &sum))
         return std::nullopt;
     return sum;
   }
@@ -94,9 +95,14 @@ AccessOutcome locate(const AccessPlan &access, llvm::ArrayRef<int64_t> tuple,
     std::optional<Int128> scaled = poly.evaluate(tuple);
     if (!scaled)
       return AccessOutcome::Overflow;
-    if (*scaled % poly.scale != 0)
-      return AccessOutcome::Skipped;
-    Int128 coordinate = *scaled / poly.scale;
+    // Most accesses are integral (scale 1): no 128-bit division then, which
+    // costs more than the rest of the visit.
+    Int128 coordinate = *scaled;
+    if (poly.scale != 1) {
+      if (*scaled % poly.scale != 0)
+        return AccessOutcome::Skipped;
+      coordinate = *scaled / poly.scale;
+    }
     if (coordinate < 0 || coordinate >= access.shape[d])
       return AccessOutcome::Skipped;
     coordinates.push_back(static_cast<int64_t>(coordinate));
