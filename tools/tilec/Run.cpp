@@ -19,8 +19,14 @@ static int runOnDevice(const RunOptions &options, const DeviceProgram &prepared,
                        const StringMap<HostTensor> &data,
                        StringMap<HostTensor> &outputs) {
   const Bundle &bundle = prepared.bundle;
-  Expected<BundleRun> run =
-      prepared.executor->run(tensorsInBundleOrder(bundle, bundle.inputs, data));
+  Expected<BundleRun> run = [&] {
+    // Only a run streamed through the device reports its launches.
+    ProgressBar bar("device");
+    prepared.executor->setProgress(
+        [&](size_t done, size_t total) { bar.update(done, total); });
+    return prepared.executor->run(
+        tensorsInBundleOrder(bundle, bundle.inputs, data));
+  }();
   if (!run) {
     reportError(run.error().message());
     return ExitDeviceError;
