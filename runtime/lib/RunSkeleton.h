@@ -64,6 +64,8 @@ public:
   /// Executor::runOnDevice.
   Expected<std::vector<std::shared_ptr<DeviceTensor>>>
   runOnDevice(const std::vector<RunInput> &inputs);
+  /// Executor::setProgress.
+  void setProgress(RunProgress callback) { progress = std::move(callback); }
 
 protected:
   /// `bundle` must have passed validateBundle (checkBundle).
@@ -153,6 +155,8 @@ private:
   Storage storage;
   /// Whether the bundle's buffers do not fit the device together.
   bool streamed = false;
+  /// Told of a streamed run's launches as they complete.
+  RunProgress progress;
 };
 
 template <Backend kBackend, class DeviceT, class BufferT>
@@ -309,6 +313,8 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runStreamed(
     // the next allocation finds the memory free.
     if (Status status = synchronise(bound); !status)
       return status.error();
+    if (progress)
+      progress(std::min(step + 1, end), end);
     for (unsigned part : released) {
       held -= residency.ranges[part].bytes;
       // What stays to the end of a device-resident run is its result.

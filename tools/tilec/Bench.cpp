@@ -10,11 +10,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "ProgressBar.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 
@@ -84,9 +86,13 @@ int runBench(const BenchOptions &options) {
   // seconds[k][run]: kernel k's time in each timed run; the total last.
   size_t numKernels = bundle.kernels.size();
   std::vector<std::vector<double>> seconds(numKernels + 1);
+  // The warm-up and the timed runs, cleared before the table is printed.
+  std::optional<ProgressBar> bar(std::in_place, "bench");
   for (unsigned run = 0; run <= options.repeat; ++run) {
     Expected<BundleRun> result = prepared.executor->run(inputs);
+    bar->update(run + 1, options.repeat + 1);
     if (!result) {
+      bar.reset();
       reportError(result.error().message());
       return ExitDeviceError;
     }
@@ -102,6 +108,7 @@ int runBench(const BenchOptions &options) {
       seconds[k].push_back(perKernel[k]);
   }
 
+  bar.reset();
   outs() << "bench " << bundle.function << " on device '"
          << prepared.device->profile().name << "' ("
          << prepared.device->origin() << "): " << options.repeat

@@ -1,6 +1,7 @@
 //===- Run.cpp - `tilec run` ----------------------------------------------===//
 
 #include "Driver.h"
+#include "ProgressBar.h"
 
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Runtime/Compare.h"
@@ -18,8 +19,14 @@ static int runOnDevice(const RunOptions &options, const DeviceProgram &prepared,
                        const StringMap<HostTensor> &data,
                        StringMap<HostTensor> &outputs) {
   const Bundle &bundle = prepared.bundle;
-  Expected<BundleRun> run =
-      prepared.executor->run(tensorsInBundleOrder(bundle, bundle.inputs, data));
+  Expected<BundleRun> run = [&] {
+    // Only a run streamed through the device reports its launches.
+    ProgressBar bar("device");
+    prepared.executor->setProgress(
+        [&](size_t done, size_t total) { bar.update(done, total); });
+    return prepared.executor->run(
+        tensorsInBundleOrder(bundle, bundle.inputs, data));
+  }();
   if (!run) {
     reportError(run.error().message());
     return ExitDeviceError;
@@ -46,13 +53,23 @@ static int getOutputNames(const RunOptions &options, const Program &program,
   return ExitSuccess;
 }
 
+/// The reference interpreter's run, with a progress bar where one is drawn.
+static std::optional<std::vector<HostTensor>>
+interpretShowingProgress(const Program &program, ArrayRef<HostTensor> inputs,
+                         SourceMgr &sourceMgr) {
+  ProgressBar bar("reference");
+  return interpret(
+      program, inputs, sourceMgr,
+      [&](uint64_t done, uint64_t total) { bar.update(done, total); });
+}
+
 /// Compares every output with the reference interpreter's, one line each.
 /// Returns the exit code: ExitProgramError when any output differs.
 static int checkAgainstReference(const Program &program, SourceMgr &sourceMgr,
                                  ArrayRef<HostTensor> inputs,
                                  const StringMap<HostTensor> &outputs) {
   std::optional<std::vector<HostTensor>> expected =
-      interpret(program, inputs, sourceMgr);
+      interpretShowingProgress(program, inputs, sourceMgr);
   if (!expected)
     return ExitProgramError;
   bool allAgree = true;
@@ -131,7 +148,7 @@ int runRun(const RunOptions &options) {
       return code;
   } else {
     std::optional<std::vector<HostTensor>> results =
-        interpret(*program, inputs, sourceMgr);
+        interpretShowingProgress(*program, inputs, sourceMgr);
     if (!results)
       return ExitProgramError;
     for (size_t i = 0; i < program->outputs.size(); ++i)

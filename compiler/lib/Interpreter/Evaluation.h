@@ -26,6 +26,8 @@ class SourceMgr;
 namespace tilec {
 namespace interp {
 
+class WorkProgress;
+
 /// Reports `message` as an error at `loc` (or without a location when `loc`
 /// is invalid).
 void reportError(llvm::SourceMgr &sourceMgr, llvm::SMLoc loc,
@@ -47,7 +49,8 @@ std::optional<HostTensor> makeTensor(DType dtype, const Shape &shape,
 /// (borrowed from the caller) and the results of the statements run so far.
 class TensorTable {
 public:
-  TensorTable(const Program &program, llvm::SourceMgr &sourceMgr);
+  TensorTable(const Program &program, llvm::SourceMgr &sourceMgr,
+              WorkProgress &progress);
 
   void bind(unsigned id, const HostTensor &input);
   void define(unsigned id, HostTensor value);
@@ -61,10 +64,13 @@ public:
 
   const Program &getProgram() const { return program; }
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
+  /// Where the statement being evaluated counts the work it finishes.
+  WorkProgress &getProgress() const { return progress; }
 
 private:
   const Program &program;
   llvm::SourceMgr &sourceMgr;
+  WorkProgress &progress;
   std::vector<const HostTensor *> values;
   /// Storage of the statements' results; sized once, so `values` may point
   /// into it.

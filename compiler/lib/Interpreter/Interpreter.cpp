@@ -9,6 +9,7 @@
 #include "tilec/Interpreter/Interpreter.h"
 
 #include "Evaluation.h"
+#include "WorkProgress.h"
 #include "tilec/Runtime/Plural.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -82,21 +83,36 @@ std::optional<HostTensor> evaluate(const Statement &statement,
       statement.op);
 }
 
+/// The work a statement weighs in the progress reported: the elements of
+/// its output (at least 1, so that scalars and empty tensors count).
+uint64_t statementWeight(const Program &program, const Statement &statement) {
+  std::optional<int64_t> count =
+      numElements(program.tensors[statement.output].shape);
+  return count && *count > 1 ? uint64_t(*count) : 1;
+}
+
 } // namespace
 
 std::optional<std::vector<HostTensor>>
 tilec::interpret(const Program &program, llvm::ArrayRef<HostTensor> inputs,
-                 llvm::SourceMgr &sourceMgr) {
+                 llvm::SourceMgr &sourceMgr,
+                 const InterpretProgress &progressCallback) {
   if (!checkTensorIds(program, sourceMgr))
     return std::nullopt;
-  TensorTable table(program, sourceMgr);
+  uint64_t totalWork = 0;
+  for (const Statement &statement : program.statements)
+    totalWork += statementWeight(program, statement);
+  WorkProgress progress(progressCallback, totalWork);
+  TensorTable table(program, sourceMgr, progress);
   if (!bindInputs(program, inputs, table, sourceMgr))
     return std::nullopt;
 
   for (const Statement &statement : program.statements) {
+    progress.beginStatement(statementWeight(program, statement));
     std::optional<HostTensor> value = evaluate(statement, table);
     if (!value)
       return std::nullopt;
+    progress.finishStatement();
     const TensorDecl &decl = program.tensors[statement.output];
     if (value->dtype() != decl.dtype || value->shape() != decl.shape) {
       reportError(sourceMgr, statement.loc,

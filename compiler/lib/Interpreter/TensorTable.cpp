@@ -58,8 +58,9 @@ std::optional<HostTensor> TensorTable::release(unsigned id) {
   return std::move(computed[id]);
 }
 
-TensorTable::TensorTable(const Program &program, llvm::SourceMgr &sourceMgr)
-    : program(program), sourceMgr(sourceMgr),
+TensorTable::TensorTable(const Program &program, llvm::SourceMgr &sourceMgr,
+                         WorkProgress &progress)
+    : program(program), sourceMgr(sourceMgr), progress(progress),
       values(program.tensors.size(), nullptr),
       computed(program.tensors.size()) {}
 

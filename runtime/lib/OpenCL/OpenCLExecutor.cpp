@@ -71,6 +71,10 @@ Expected<BundleRun> OpenCLExecutor::run(const std::vector<HostTensor> &inputs) {
   return runner->run(inputs);
 }
 
+void OpenCLExecutor::setProgress(RunProgress progress) {
+  runner->setProgress(std::move(progress));
+}
+
 Expected<std::vector<std::shared_ptr<DeviceTensor>>>
 OpenCLExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
   return runner->runOnDevice(inputs);

@@ -46,6 +46,7 @@ public:
   Expected<BundleRun> run(const std::vector<HostTensor> &inputs) override;
   Expected<std::vector<std::shared_ptr<DeviceTensor>>>
   runOnDevice(const std::vector<RunInput> &inputs) override;
+  void setProgress(RunProgress progress) override;
 
   ~OpenCLExecutor() override;
   OpenCLExecutor(const OpenCLExecutor &) = delete;

@@ -101,6 +101,10 @@ Expected<BundleRun> VulkanExecutor::run(const std::vector<HostTensor> &inputs) {
   return runner->run(inputs);
 }
 
+void VulkanExecutor::setProgress(RunProgress progress) {
+  runner->setProgress(std::move(progress));
+}
+
 Expected<std::vector<std::shared_ptr<DeviceTensor>>>
 VulkanExecutor::runOnDevice(const std::vector<RunInput> &inputs) {
   return runner->runOnDevice(inputs);

@@ -52,6 +52,7 @@ public:
   Expected<BundleRun> run(const std::vector<HostTensor> &inputs) override;
   Expected<std::vector<std::shared_ptr<DeviceTensor>>>
   runOnDevice(const std::vector<RunInput> &inputs) override;
+  void setProgress(RunProgress progress) override;
 
 private:
   /// The bundle, its storage, staging buffers and pipelines, and the Vulkan

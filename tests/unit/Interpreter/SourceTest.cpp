@@ -10,6 +10,7 @@
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,7 +31,8 @@ struct SourceRun {
 /// Compiles `source` for `inputs` (bound by parameter order) and runs it.
 SourceRun
 runSource(const std::string &source,
-          const std::vector<std::pair<std::string, HostTensor>> &inputs) {
+          const std::vector<std::pair<std::string, HostTensor>> &inputs,
+          const InterpretProgress &progress = nullptr) {
   SourceRun result;
   llvm::SourceMgr sourceMgr;
   sourceMgr.setDiagHandler(
@@ -56,7 +58,7 @@ runSource(const std::string &source,
   std::optional<Program> program = specialize(*function, bindings, sourceMgr);
   if (!program)
     return result;
-  result.outputs = interpret(*program, values, sourceMgr);
+  result.outputs = interpret(*program, values, sourceMgr, progress);
   return result;
 }
 
@@ -313,3 +315,31 @@ TEST(Source, EmptyMaxReductionIsMinusInfinity) {
 }
 
 } // namespace
+
+TEST(Source, ProgressCountsOutputElementsInOrder) {
+  // C weighs 64 * 5 units, reported as its 64 rows finish; D weighs as many,
+  // reported when it ends.
+  std::vector<std::pair<uint64_t, uint64_t>> reports;
+  SourceRun run = runSource(
+      R"(
+    function (A[M, K], B[K, N]) -> (D) {
+      C[i, j : M, N] = +(A[i, k] * B[k, j]);
+      D = C + 1;
+    })",
+      {{"A", f32({64, 1}, std::vector<double>(64, 1))},
+       {"B", f32({1, 5}, std::vector<double>(5, 2))}},
+      [&](uint64_t done, uint64_t total) {
+        reports.push_back({done, total});
+      });
+  EXPECT_EQ(only(run), std::vector<double>(64 * 5, 3));
+  ASSERT_FALSE(reports.empty());
+  for (size_t i = 0; i < reports.size(); ++i) {
+    EXPECT_EQ(reports[i].second, 640u);
+    if (i)
+      EXPECT_LT(reports[i - 1].first, reports[i].first);
+  }
+  EXPECT_LT(reports.front().first, 320u);
+  EXPECT_TRUE(llvm::is_contained(reports,
+                                 std::make_pair(uint64_t(320), uint64_t(640))));
+  EXPECT_EQ(reports.back().first, 640u);
+}

@@ -20,6 +20,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -29,13 +31,22 @@ class SourceMgr;
 
 namespace tilec {
 
+/// Told how far a run has got: `done` of `total` units of work, where each
+/// statement weighs the elements of its output. Called from any of the
+/// interpreter's threads but one call at a time, with `done` increasing; the
+/// last call of a successful run has done == total. A contraction reports
+/// each value of its outermost index variable, other statements when they
+/// end. A tool turns it into a progress bar.
+using InterpretProgress = std::function<void(uint64_t done, uint64_t total)>;
+
 /// Runs `program` on `inputs` (one per program.inputs, in that order, with the
 /// bound dtypes and shapes). Returns the outputs in program.outputs order, or
 /// nullopt after reporting a run-time error (an `=` conflict, an integer
 /// division by zero) through `sourceMgr` at the statement's location.
 std::optional<std::vector<HostTensor>>
 interpret(const Program &program, llvm::ArrayRef<HostTensor> inputs,
-          llvm::SourceMgr &sourceMgr);
+          llvm::SourceMgr &sourceMgr,
+          const InterpretProgress &progress = nullptr);
 
 } // namespace tilec
 

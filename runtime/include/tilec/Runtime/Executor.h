@@ -28,6 +28,7 @@
 #include "tilec/Runtime/Status.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -103,6 +104,10 @@ private:
 using RunInput =
     std::variant<const HostTensor *, std::shared_ptr<const DeviceTensor>>;
 
+/// Told how far a streamed run has got: `done` of its `total` launches have
+/// completed on the device.
+using RunProgress = std::function<void(size_t done, size_t total)>;
+
 /// A bundle prepared on one device: buffers allocated, kernels built. It
 /// may run many times. Not thread-safe: one run at a time.
 class Executor {
@@ -126,6 +131,12 @@ public:
   /// other than the ones this bundle expects, is an error.
   virtual Expected<std::vector<std::shared_ptr<DeviceTensor>>>
   runOnDevice(const std::vector<RunInput> &inputs) = 0;
+
+  /// Calls `progress` (on the calling thread) during the later runs that
+  /// stream through the device, each time it waits for launches to
+  /// complete: a run that fits the device whole waits once, at its end, and
+  /// reports nothing. An empty function stops the calls.
+  virtual void setProgress(RunProgress progress) = 0;
 };
 
 } // namespace tilec
