@@ -226,8 +226,8 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
 static std::string getHeldTensorName(Value hostBuffer) {
   if (auto argument = dyn_cast<BlockArgument>(hostBuffer)) {
     auto host = cast<func::FuncOp>(argument.getOwner()->getParentOp());
-    auto name = host.getArgAttrOfType<StringAttr>(argument.getArgNumber(),
-                                                  "tile.name");
+    auto name =
+        host.getArgAttrOfType<StringAttr>(argument.getArgNumber(), "tile.name");
     return name ? name.str() : std::string();
   }
   Operation *alloc = hostBuffer.getDefiningOp();
@@ -235,8 +235,7 @@ static std::string getHeldTensorName(Value hostBuffer) {
   if (!name)
     return std::string();
   if (auto whole = alloc->getAttrOfType<StringAttr>("tile.piece_of"))
-    return (whole.getValue() + "_p" + name.getValue().rsplit('.').second)
-        .str();
+    return (whole.getValue() + "_p" + name.getValue().rsplit('.').second).str();
   return name.str();
 }
 
@@ -276,8 +275,7 @@ LogicalResult HostLowering::emitKernel(
             ? getHeldTensorName(hostBuffer)
             : getHeldTensorName(hostBuffers.lookup(info.writes.front())) +
                   "_partials";
-    kernel.setArgAttr(position, "tile.name",
-                      builder.getStringAttr(held));
+    kernel.setArgAttr(position, "tile.name", builder.getStringAttr(held));
   }
 
   Block &entry = kernel.getBody().front();

@@ -24,12 +24,12 @@ static bool isReservedWord(StringRef name) {
       "auto", "bool", "break", "case", "catch", "char", "class", "const",
       "constexpr", "continue", "default", "delete", "do", "double", "else",
       "enum", "explicit", "extern", "false", "float", "for", "friend", "goto",
-      "if", "inline", "int", "long", "mutable", "namespace", "new",
-      "operator", "private", "protected", "public", "register", "restrict",
-      "return", "short", "signed", "sizeof", "static", "struct", "switch",
-      "template", "this", "throw", "true", "try", "typedef", "typename",
-      "union", "unsigned", "using", "virtual", "void", "volatile", "while",
-      "main", "NULL",
+      "if", "inline", "int", "long", "mutable", "namespace", "new", "operator",
+      "private", "protected", "public", "register", "restrict", "return",
+      "short", "signed", "sizeof", "static", "struct", "switch", "template",
+      "this", "throw", "true", "try", "typedef", "typename", "union",
+      "unsigned", "using", "virtual", "void", "volatile", "while", "main",
+      "NULL",
       // OpenCL C and MSL qualifiers, types and constants.
       "kernel", "global", "local", "constant", "device", "threadgroup",
       "thread", "metal", "vertex", "fragment", "half", "uchar", "ushort",
@@ -52,16 +52,16 @@ static bool reservesPattern(StringRef name) {
       return true;
   }
   for (StringRef prefix :
-       {"tilec_", "spv", "gl_", "M_", "FLT_", "DBL_", "HALF_", "CLK_", "CL_",
-        "CHAR_", "SCHAR_", "UCHAR_", "SHRT_", "USHRT_", "INT_", "UINT_",
-        "LONG_", "ULONG_", "FP_", "MAX_", "METAL_"})
+       {"tilec_", "spv",   "gl_",   "M_",     "FLT_",   "DBL_",  "HALF_",
+        "CLK_",   "CL_",   "CHAR_", "SCHAR_", "UCHAR_", "SHRT_", "USHRT_",
+        "INT_",   "UINT_", "LONG_", "ULONG_", "FP_",    "METAL_"})
     if (name.starts_with(prefix))
       return true;
   return false;
 }
 
-/// Joins `base` and `suffix` without a double underscore, which C++
-/// reserves and SPIRV-Cross rewrites.
+/// `text` with each run of underscores made one: C++ reserves names with a
+/// double underscore, and SPIRV-Cross rewrites them.
 static std::string withoutDoubleUnderscores(StringRef text) {
   std::string result;
   for (char c : text)
@@ -70,8 +70,8 @@ static std::string withoutDoubleUnderscores(StringRef text) {
   return result;
 }
 
-/// `name` as an identifier: `'` spelled `_prime`, any other character
-/// that is not one of an identifier `_`, no leading or double underscore
+/// `name` as an identifier: `'` spelled `_prime`, any other character an
+/// identifier cannot hold spelled `_`, no leading or double underscore
 /// (reserved in C and C++), `arg<N>` where nothing is left.
 static std::string makeIdentifier(StringRef name, unsigned position) {
   std::string text;
@@ -95,8 +95,8 @@ std::vector<std::string> getParameterNames(gpu::GPUFuncOp kernel) {
   // others give way on a collision, in order.
   SmallVector<unsigned> order, renamed;
   for (unsigned position = 0; position < count; ++position) {
-    auto name = kernel.getArgAttrOfType<StringAttr>(position,
-                                                    kParameterNameAttr);
+    auto name =
+        kernel.getArgAttrOfType<StringAttr>(position, kParameterNameAttr);
     StringRef text = name ? name.getValue() : StringRef();
     names[position] = makeIdentifier(text, position);
     if (isReservedWord(names[position]) || reservesPattern(names[position]))

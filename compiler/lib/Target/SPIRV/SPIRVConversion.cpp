@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/ParameterNames.h"
+#include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "SPIRVTools.h"
@@ -173,8 +173,8 @@ static LogicalResult nameParameters(spirv::ModuleOp module,
                                     gpu::GPUFuncOp kernel) {
   std::vector<std::string> names = getParameterNames(kernel);
   SymbolTable symbols(module);
-  for (auto variable : llvm::make_early_inc_range(
-           module.getOps<spirv::GlobalVariableOp>())) {
+  for (auto variable :
+       llvm::make_early_inc_range(module.getOps<spirv::GlobalVariableOp>())) {
     std::optional<uint32_t> binding = variable.getBinding();
     if (!binding || *binding >= names.size())
       continue;
