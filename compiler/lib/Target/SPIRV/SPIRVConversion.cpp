@@ -161,11 +161,6 @@ static void forbidContraction(spirv::ModuleOp module) {
   });
 }
 
-/// Declares the SignedZeroInfNanPreserve execution mode on every entry point
-/// for each float width that the module computes in and `preserve` holds.
-/// Without it Vulkan lets the driver assume that no float is an infinity or a
-/// NaN and ignore the sign of zeros (the Vulkan spec's "Precision and
-/// Operation of SPIR-V Instructions"), and drivers fold accordingly.
 /// Names the variable of each buffer (binding i holds argument i) after
 /// the tensor it holds, as OpenCL C names the parameter: the OpName that
 /// debuggers show and SPIRV-Cross takes for the MSL parameter.
@@ -187,6 +182,11 @@ static LogicalResult nameParameters(spirv::ModuleOp module,
   return success();
 }
 
+/// Declares the SignedZeroInfNanPreserve execution mode on every entry point
+/// for each float width that the module computes in and `preserve` holds.
+/// Without it Vulkan lets the driver assume that no float is an infinity or a
+/// NaN and ignore the sign of zeros (the Vulkan spec's "Precision and
+/// Operation of SPIR-V Instructions"), and drivers fold accordingly.
 static void preserveSignedZeroInfNan(spirv::ModuleOp module,
                                      const FloatWidths &preserve) {
   std::set<unsigned> widths;
