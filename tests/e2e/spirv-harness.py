@@ -9,8 +9,9 @@ For each `tilec run %s ... --arg ...` RUN line of tests/e2e/*.tile (or
   - `tilec compile --emit msl` must give, for each kernel of the program's
     bundle for Metal (`--backend metal`, which --emit msl implies), a
     `kernel void <name>(...)` whose `[[buffer(i)]]` arguments are
-    the kernel's argument i (SPIRV-Cross keeps only the buffers a kernel
-    uses), preceded by a comment with the launch's threadgroup size.
+    the kernel's argument i, named as the OpenCL C names its parameter i
+    (SPIRV-Cross keeps only the buffers a kernel uses), preceded by a
+    comment with the launch's threadgroup size.
 Programs that compute in f64 (their OpenCL C has `double`) must instead be
 refused for MSL: Metal has no double.
 Prints one line per problem and exits 1 if there is any.
@@ -56,6 +57,12 @@ def compile_to(source, options, emit, extra=()):
         capture_output=True, text=True)
 
 
+def opencl_parameters(source, name):
+    """The parameter names of kernel `name` in OpenCL C `source`."""
+    match = re.search(r"\bvoid %s\(([^)]*)\)" % re.escape(name), source)
+    return re.findall(r"\*restrict (\w+)", match.group(1)) if match else []
+
+
 def check_msl(msl, bundle):
     """The problems of `msl` against the bundle's kernels and launches."""
     problems = []
@@ -73,10 +80,12 @@ def check_msl(msl, bundle):
                             (name, name))
             continue
         buffers = re.findall(r"(\w+) \[\[buffer\((\d+)\)\]\]", match.group(1))
+        parameters = opencl_parameters(bundle["opencl_source"], name)
         for variable, index_text in buffers:
             binding = int(index_text)
-            if binding >= len(launch["args"]) or not variable.endswith(
-                    "_arg_%d" % binding):
+            if (binding >= len(launch["args"]) or
+                    binding >= len(parameters) or
+                    variable != parameters[binding]):
                 problems.append("%s: argument %s at [[buffer(%d)]]" %
                                 (name, variable, binding))
     return problems
@@ -109,8 +118,9 @@ def check(source, options, work):
     if msl.returncode != 0:
         return problems + ["--emit msl failed: " + msl.stderr.strip()]
     # The MSL is scheduled for a Metal device: compare it with the bundle
-    # compiled for the same one.
-    metal = compile_to(source, options, "bundle", ["--backend", "metal"])
+    # compiled for the same one, whose OpenCL C names the parameters.
+    metal = compile_to(source, options, "bundle",
+                       ["--backend", "metal", "--target", "opencl,msl"])
     if metal.returncode != 0:
         return problems + ["--emit bundle --backend metal failed: " +
                            metal.stderr.strip()]

@@ -6,9 +6,9 @@
 // launched with the pieces of the tensors that hold its rows.
 
 // CHECK-LABEL: gpu.module @kernels
-// CHECK: gpu.func @k0_C_c0(%arg0: memref<9600xf32>, %arg1: memref<9600xf32>, %arg2: memref<9600xf32>) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [256, 1, 1]>, tile.bytes = 1.152000e+05 : f64, tile.flops = 1.920000e+04 : f64
+// CHECK: gpu.func @k0_C_c0(%arg0: memref<9600xf32> {tile.name = "A_p0"}, %arg1: memref<9600xf32> {tile.name = "B_p0"}, %arg2: memref<9600xf32> {tile.name = "C_p0"}) kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [256, 1, 1]>, tile.bytes = 1.152000e+05 : f64, tile.flops = 1.920000e+04 : f64
 // CHECK: gpu.func @k0_C_c1(
-// CHECK: gpu.func @k0_C_c2(%arg0: memref<1800xf32>, %arg1: memref<1800xf32>, %arg2: memref<1800xf32>)
+// CHECK: gpu.func @k0_C_c2(%arg0: memref<1800xf32> {tile.name = "A_p2"}, %arg1: memref<1800xf32> {tile.name = "B_p2"}, %arg2: memref<1800xf32> {tile.name = "C_p2"})
 // CHECK-LABEL: func.func @scale
 // CHECK-SAME: (%{{.*}}: memref<21000xf32> {tile.dtype = "f32", tile.kind = "input", tile.name = "A", tile.shape = [70, 300]}, %{{.*}}: memref<21000xf32> {{.*}}, %{{.*}}: memref<21000xf32> {tile.dtype = "f32", tile.kind = "output", tile.name = "C", tile.shape = [70, 300]})
 // CHECK: %[[A0:.*]] = memref.alloc() {tile.byte_offset = 0 : i64, tile.dtype = "f32", tile.name = "A.0", tile.piece_of = "A", tile.shape = [32, 300]} : memref<9600xf32>

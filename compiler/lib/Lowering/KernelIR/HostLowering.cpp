@@ -220,6 +220,25 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
       copyTarget, partials, firstRow, chunkNote);
 }
 
+/// The name of the tensor that `hostBuffer` holds, for the kernel
+/// arguments it feeds to be named after (docs/codegen.md): an input's or
+/// output's, a temporary's, `A_p1` for piece 1 of A.
+static std::string getHeldTensorName(Value hostBuffer) {
+  if (auto argument = dyn_cast<BlockArgument>(hostBuffer)) {
+    auto host = cast<func::FuncOp>(argument.getOwner()->getParentOp());
+    auto name =
+        host.getArgAttrOfType<StringAttr>(argument.getArgNumber(), "tile.name");
+    return name ? name.str() : std::string();
+  }
+  Operation *alloc = hostBuffer.getDefiningOp();
+  auto name = alloc->getAttrOfType<StringAttr>("tile.name");
+  if (!name)
+    return std::string();
+  if (auto whole = alloc->getAttrOfType<StringAttr>("tile.piece_of"))
+    return (whole.getValue() + "_p" + name.getValue().rsplit('.').second).str();
+  return name.str();
+}
+
 LogicalResult HostLowering::emitKernel(
     gpu::GPUModuleOp kernels, const KernelInfo &info, const KernelGroup &group,
     const KernelArguments &arguments, const KernelLaunch &launch,
@@ -248,6 +267,16 @@ LogicalResult HostLowering::emitKernel(
   kernel->setAttr("tile.source", builder.getStringAttr(info.source));
   kernel->setAttr("tile.flops", builder.getF64FloatAttr(launch.flops));
   kernel->setAttr("tile.bytes", builder.getF64FloatAttr(launch.bytes));
+  // Each argument's tensor, which the targets name the parameter after;
+  // a reduction's partials after the tensor it reduces into.
+  for (auto [position, hostBuffer] : llvm::enumerate(arguments.values)) {
+    std::string held =
+        hostBuffer != partials || info.writes.empty()
+            ? getHeldTensorName(hostBuffer)
+            : getHeldTensorName(hostBuffers.lookup(info.writes.front())) +
+                  "_partials";
+    kernel.setArgAttr(position, "tile.name", builder.getStringAttr(held));
+  }
 
   Block &entry = kernel.getBody().front();
   builder.setInsertionPointToStart(&entry);

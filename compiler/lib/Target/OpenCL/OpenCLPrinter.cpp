@@ -11,6 +11,7 @@
 
 #include "OpenCLEmitter.h"
 #include "tilec/Target/OpenCL/OpenCL.h"
+#include "tilec/Target/ParameterNames.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -156,6 +157,7 @@ LogicalResult KernelPrinter::printSignature(gpu::GPUFuncOp kernel) {
   }
   head += "void " + kernel.getName().str() + "(";
   os << head;
+  std::vector<std::string> parameterNames = getParameterNames(kernel);
   for (BlockArgument argument : kernel.getArguments()) {
     auto type = dyn_cast<MemRefType>(argument.getType());
     if (!type || !isFlatBuffer(type) || !isGlobalSpace(type.getMemorySpace()))
@@ -167,7 +169,7 @@ LogicalResult KernelPrinter::printSignature(gpu::GPUFuncOp kernel) {
         storageType(argument.getLoc(), type.getElementType());
     if (failed(element))
       return failure();
-    std::string name = "arg" + std::to_string(argument.getArgNumber());
+    const std::string &name = parameterNames[argument.getArgNumber()];
     names[argument] = name;
     os << (argument.getArgNumber() ? ",\n" + std::string(head.size(), ' ') : "")
        << "__global " << (isStoredTo(argument) ? "" : "const ") << *element

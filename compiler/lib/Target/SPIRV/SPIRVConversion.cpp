@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Target/ParameterNames.h"
 #include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/SPIRV.h"
 
@@ -30,6 +31,7 @@
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
 
@@ -159,6 +161,27 @@ static void forbidContraction(spirv::ModuleOp module) {
   });
 }
 
+/// Names the variable of each buffer (binding i holds argument i) after
+/// the tensor it holds, as OpenCL C names the parameter: the OpName that
+/// debuggers show and SPIRV-Cross takes for the MSL parameter.
+static LogicalResult nameParameters(spirv::ModuleOp module,
+                                    gpu::GPUFuncOp kernel) {
+  std::vector<std::string> names = getParameterNames(kernel);
+  SymbolTable symbols(module);
+  for (auto variable :
+       llvm::make_early_inc_range(module.getOps<spirv::GlobalVariableOp>())) {
+    std::optional<uint32_t> binding = variable.getBinding();
+    if (!binding || *binding >= names.size())
+      continue;
+    StringRef name = names[*binding];
+    if (symbols.lookup(name) || failed(symbols.rename(variable, name)))
+      return kernel.emitError("internal error: the buffer of argument #")
+             << *binding << " of kernel '" << kernel.getName()
+             << "' cannot be named '" << name << "' in its SPIR-V module";
+  }
+  return success();
+}
+
 /// Declares the SignedZeroInfNanPreserve execution mode on every entry point
 /// for each float width that the module computes in and `preserve` holds.
 /// Without it Vulkan lets the driver assume that no float is an infinity or a
@@ -231,6 +254,8 @@ translateToSPIRV(gpu::GPUFuncOp kernel,
   lowerABI.nest<spirv::ModuleOp>().addPass(
       spirv::createSPIRVLowerABIAttributesPass());
   if (failed(lowerABI.run(*scratch)))
+    return failure();
+  if (failed(nameParameters(spirvModule, kernel)))
     return failure();
   preserveSignedZeroInfNan(spirvModule, signedZeroInfNanPreserve);
   PassManager updateVCE(context);

@@ -46,10 +46,10 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK-DAG: %_arr_ushort_uint_8 ArrayStride 2
 // CHECK-DAG: %_arr_double_uint_8 ArrayStride 8
 // CHECK-DAG: %_arr_ulong_uint_8 ArrayStride 8
-// CHECK-DAG: %halves_arg_1 = OpVariable %_ptr_StorageBuffer__struct_[[BF16:[0-9]+]] StorageBuffer
+// CHECK-DAG: %arg1 = OpVariable %_ptr_StorageBuffer__struct_[[BF16:[0-9]+]] StorageBuffer
 // CHECK-DAG: %_struct_[[BF16]] = OpTypeStruct %_arr_ushort_uint_8
 // CHECK-DAG: %_arr_float_uint_1 = OpTypeArray %float %uint_1
-// CHECK-DAG: %halves_arg_5 = OpVariable %_ptr_StorageBuffer__struct_{{[0-9]+}} StorageBuffer
+// CHECK-DAG: %arg5 = OpVariable %_ptr_StorageBuffer__struct_{{[0-9]+}} StorageBuffer
 // CHECK-DAG: %ushort_32704 = OpConstant %ushort 32704
 
 // CHECK-LABEL: %halves = OpFunction

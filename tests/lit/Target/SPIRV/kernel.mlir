@@ -41,20 +41,20 @@ module attributes {gpu.container_module, tile.index_bits = 64 : i64} {
 // CHECK: OpMemoryModel Logical GLSL450
 // CHECK: OpEntryPoint GLCompute %reverse "reverse"
 // CHECK: OpExecutionMode %reverse LocalSize 64 1 1
-// CHECK-DAG: OpDecorate %reverse_arg_0 Binding 0
-// CHECK-DAG: OpDecorate %reverse_arg_0 DescriptorSet 0
-// CHECK-DAG: OpDecorate %reverse_arg_1 Binding 1
-// CHECK-DAG: OpDecorate %reverse_arg_2 Binding 2
-// CHECK-DAG: OpDecorate %reverse_arg_2 DescriptorSet 0
+// CHECK-DAG: OpDecorate %arg0 Binding 0
+// CHECK-DAG: OpDecorate %arg0 DescriptorSet 0
+// CHECK-DAG: OpDecorate %arg1 Binding 1
+// CHECK-DAG: OpDecorate %arg2 Binding 2
+// CHECK-DAG: OpDecorate %arg2 DescriptorSet 0
 // CHECK-DAG: %__workgroup_mem__0 = OpVariable %{{.*}} Workgroup
 // CHECK-DAG: %__workgroup_mem__1 = OpVariable %{{.*}} Workgroup
-// CHECK-DAG: %reverse_arg_2 = OpVariable %_ptr_StorageBuffer_{{.*}} StorageBuffer
+// CHECK-DAG: %arg2 = OpVariable %_ptr_StorageBuffer_{{.*}} StorageBuffer
 // CHECK-DAG: %ulong = OpTypeInt 64 0
 
 // Indices are 64-bit (tile.index_bits = 64), the bool bytes stay bytes.
 // CHECK-LABEL: %reverse = OpFunction
 // CHECK: [[ID:%[0-9]+]] = OpUConvert %ulong
-// CHECK: OpAccessChain %_ptr_StorageBuffer_float %reverse_arg_0 %ulong_0 [[ID]]
+// CHECK: OpAccessChain %_ptr_StorageBuffer_float %arg0 %ulong_0 [[ID]]
 // CHECK: OpLoad %uchar
 // CHECK: OpStore
 // The barrier: work-group execution and memory scope (2), acquire-release

@@ -42,11 +42,11 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK-NOT: OpTypePointer {{.*}} %v4float
 // CHECK-LABEL: %vectors = OpFunction
 // CHECK: [[BASE:%[0-9]+]] = OpIMul %uint %{{[0-9]+}} %uint_4
-// CHECK: OpAccessChain %_ptr_StorageBuffer_float %vectors_arg_0 %uint_0 [[BASE]]
+// CHECK: OpAccessChain %_ptr_StorageBuffer_float %arg0 %uint_0 [[BASE]]
 // CHECK: [[I1:%[0-9]+]] = OpIAdd %uint [[BASE]] %uint_1
-// CHECK: OpAccessChain %_ptr_StorageBuffer_float %vectors_arg_0 %uint_0 [[I1]]
+// CHECK: OpAccessChain %_ptr_StorageBuffer_float %arg0 %uint_0 [[I1]]
 // CHECK: [[I3:%[0-9]+]] = OpIAdd %uint [[BASE]] %uint_3
-// CHECK: OpAccessChain %_ptr_StorageBuffer_float %vectors_arg_0 %uint_0 [[I3]]
+// CHECK: OpAccessChain %_ptr_StorageBuffer_float %arg0 %uint_0 [[I3]]
 // CHECK: OpCompositeInsert %v4float %{{[0-9]+}} %{{[0-9]+}} 3
 // CHECK-COUNT-4: OpStore
 // CHECK: OpControlBarrier
