@@ -28,6 +28,8 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 E2E = os.path.join(REPO, "tests", "e2e")
 sys.path.insert(0, E2E)
+# No __pycache__ in the source tree, which the self-contained test reads.
+sys.dont_write_bytecode = True
 from runline import compile_options  # noqa: E402
 
 

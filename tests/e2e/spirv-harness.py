@@ -27,7 +27,9 @@ import shlex
 import subprocess
 import sys
 
-from runline import compile_options
+# No __pycache__ in the source tree, which the self-contained test reads.
+sys.dont_write_bytecode = True
+from runline import compile_options  # noqa: E402
 
 TARGET_ENV = "vulkan1.2"
 
