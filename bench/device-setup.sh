@@ -1,10 +1,11 @@
 # Sourced on the GPU machine from the project root: source .device/setup.sh (bench/pack-gpu.sh puts
-# this file there). Unpacks the packed libraries, registers the NVIDIA OpenCL ICD, points Vulkan at
+# this file there). Unpacks the packed binaries and libraries, registers the NVIDIA OpenCL ICD, points Vulkan at
 # the NVIDIA driver where the machine keeps it under /usr/local/nvidia, and puts .device/bin first on
 # PATH. `clinfo -l` then lists the NVIDIA CUDA platform.
 D=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-for f in "$D"/lib/*.xz; do
-  [ -e "$f" ] && python3 -c "import lzma,sys;open(sys.argv[1][:-3],'wb').write(lzma.open(sys.argv[1]).read())" "$f" && rm -f "$f"
+for f in "$D"/bin/*.xz "$D"/lib/*.xz; do
+  [ -e "$f" ] && python3 -c "import lzma,sys;open(sys.argv[1][:-3],'wb').write(lzma.open(sys.argv[1]).read())" "$f" &&
+    chmod +x "${f%.xz}" && rm -f "$f"
 done
 for f in "$D"/deb/lib*.deb "$D"/deb/ocl-icd*.deb; do [ -e "$f" ] && dpkg -x "$f" /; done
 mkdir -p /tmp/devtools

@@ -2,7 +2,7 @@
 # Packs a Release build for a GPU machine that has the vendor's OpenCL and Vulkan drivers but none of
 # Debian's LLVM/MLIR: fills .device/ (git-ignored) with tilec, tile-run, the CLBlast baseline, the
 # Mandelbrot and training examples, every shared library they need that such a machine lacks
-# (xz-compressed where over 256 KiB; .device/setup.sh unpacks them), the OpenCL/Vulkan loader
+# (binaries and libraries xz-compressed where over 256 KiB; .device/setup.sh unpacks them), the OpenCL/Vulkan loader
 # packages, clinfo and lit.
 # Run after building build/; then take .device along and start the command there with
 #   source .device/setup.sh && bash bench/gpu-run.sh
@@ -25,10 +25,10 @@ for b in "${bins[@]}"; do
     [ -e ".device/lib/$name" ] || cp -L "$path" ".device/lib/$name"
   done
 done
-# Compress each large library once per machine (libLLVM takes about 90 s).
+# Compress each large binary and library once per machine (the tools hold LLVM and MLIR: about 60 s).
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/tilec-device-pack"
 mkdir -p "$cache"
-for f in .device/lib/*; do
+for f in .device/bin/* .device/lib/*; do
   [ "$(stat -c %s "$f")" -gt 262144 ] || continue
   key="$cache/$(basename "$f").$(sha1sum "$f" | cut -c1-12).xz"
   [ -e "$key" ] || xz -T2 -6 -c "$f" > "$key"

@@ -25,5 +25,8 @@ config.substitutions.append(("%tilec_src_root", config.tilec_src_root))
 config.substitutions.append(("%tilec_obj_root", config.tilec_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%make_program", config.make_program))
+# LLVM and MLIR linked statically (cmake/LinkLLVM.cmake).
+if config.tilec_static_llvm.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("static-llvm")
 # Test data generators use Debian's Python, which has numpy.
 config.substitutions.append(("%python", "/usr/bin/python3"))
