@@ -1,6 +1,6 @@
 //===- Passes.cpp - Lowering's passes, pipeline and registration ----------===//
 //
-// tile-opt runs each pass alone, or `--tile-lower-to-kernels` for the four
+// tile-opt runs each pass alone, or `--tile-lower-to-kernels` for the five
 // in order; the compiler's pipeline adds them for its device profile. A
 // pass run from tile-opt schedules for a built-in reference profile,
 // overridden by a JSON profile file so that tests can pretend to be any
@@ -61,6 +61,7 @@ tilec::readKernelPassInput(const std::optional<DeviceProfile> &given,
 void tilec::buildLoweringPipeline(OpPassManager &pm,
                                   const DeviceProfile &profile,
                                   llvm::raw_ostream *explain) {
+  pm.addPass(createMergeCommonExpressionsPass());
   pm.addPass(createFormKernelsPass());
   pm.addPass(createSchedulePass(profile));
   pm.addPass(createPlanMemoryPass(profile));
@@ -93,13 +94,14 @@ std::string getPassOptions(const LowerToKernelsOptions &options,
 } // namespace
 
 void tilec::registerLoweringPasses() {
+  registerPass([] { return createMergeCommonExpressionsPass(); });
   registerPass([] { return createFormKernelsPass(); });
   registerPass([] { return createSchedulePass(); });
   registerPass([] { return createPlanMemoryPass(); });
   registerPass([] { return createLowerToKernelIRPass(); });
   PassPipelineRegistration<LowerToKernelsOptions>(
       "tile-lower-to-kernels",
-      "Fuse, schedule and lower a tile function to the kernel IR (the four "
+      "Fuse, schedule and lower a tile function to the kernel IR (the five "
       "passes of lowering in order)",
       [](OpPassManager &pm, const LowerToKernelsOptions &options) {
         auto configure = [&](std::unique_ptr<Pass> pass, bool withExplain) {
@@ -109,6 +111,7 @@ void tilec::registerLoweringPasses() {
               [](const Twine &) { return failure(); });
           return pass;
         };
+        pm.addPass(createMergeCommonExpressionsPass());
         pm.addPass(createFormKernelsPass());
         pm.addPass(configure(createSchedulePass(), false));
         pm.addPass(configure(createPlanMemoryPass(), false));

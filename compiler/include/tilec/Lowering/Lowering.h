@@ -1,10 +1,11 @@
 //===- Lowering.h - From the tile dialect to the kernel IR ------*- C++ -*-===//
 //
-// The compiler's middle, as four passes (Passes.td): kernel formation
-// (fusing elementwise chains and contraction epilogues into tile.kernel
-// ops), scheduling (a #tile.schedule per kernel, from the device profile),
-// memory planning (pieces, chunks, streaming) and the lowering to the kernel
-// IR of docs/kernel-ir.md (a gpu.module of kernels and a host function that
+// The compiler's middle, as five passes (Passes.td): the merging of common
+// expressions of the tile function, kernel formation (fusing elementwise
+// chains and contraction epilogues into tile.kernel ops), scheduling (a
+// #tile.schedule per kernel, from the device profile), memory planning
+// (pieces, chunks, streaming) and the lowering to the kernel IR of
+// docs/kernel-ir.md (a gpu.module of kernels and a host function that
 // allocates and launches). docs/scheduler.md explains the schedules.
 //
 //===----------------------------------------------------------------------===//
@@ -28,6 +29,7 @@ namespace tilec {
 
 /// The passes, each for `profile` (or, when none is given, the built-in
 /// reference profile overridden by their `profile=<json file>` option).
+std::unique_ptr<mlir::Pass> createMergeCommonExpressionsPass();
 std::unique_ptr<mlir::Pass> createFormKernelsPass();
 std::unique_ptr<mlir::Pass>
 createSchedulePass(std::optional<DeviceProfile> profile = std::nullopt);
@@ -39,7 +41,7 @@ std::unique_ptr<mlir::Pass>
 createLowerToKernelIRPass(std::optional<DeviceProfile> profile = std::nullopt,
                           llvm::raw_ostream *explain = nullptr);
 
-/// Adds the four passes to `pm`, which rewrite a module holding one
+/// Adds the five passes to `pm`, which rewrite a module holding one
 /// func.func of `tile` ops (as emitTileModule produces it) into the kernel
 /// IR. A kernel that cannot fit `profile` (a buffer over the device's
 /// single-allocation limit, a footprint over its memory) or index
@@ -53,7 +55,7 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
 /// given a profile.
 DeviceProfile getReferenceProfile();
 
-/// Registers the four passes and `--tile-lower-to-kernels` (the four in
+/// Registers the five passes and `--tile-lower-to-kernels` (the five in
 /// order; options: `profile=<json file>` overriding the reference profile,
 /// `explain` to print the schedules to stderr) for tile-opt.
 void registerLoweringPasses();

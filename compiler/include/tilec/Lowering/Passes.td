@@ -1,7 +1,7 @@
 //===- Passes.td - The passes of lowering ------------------*- tablegen -*-===//
 //
-// From the `tile` function to the kernel IR in four passes, each of which
-// tile-opt runs alone; `--tile-lower-to-kernels` runs the four in order
+// From the `tile` function to the kernel IR in five passes, each of which
+// tile-opt runs alone; `--tile-lower-to-kernels` runs the five in order
 // (docs/scheduler.md, docs/kernel-ir.md).
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +16,22 @@ class Tile_ProfilePass<string argument> : Pass<argument, "::mlir::ModuleOp"> {
     Option<"profilePath", "profile", "std::string", /*default=*/"\"\"",
            "JSON device profile overriding the built-in reference profile">,
   ];
+}
+
+def TileMergeCommonExpressions
+    : Pass<"tile-merge-common-expressions", "::mlir::ModuleOp"> {
+  let summary = "Compute each distinct expression of the tile function once";
+  let description = [{
+    MLIR's common-subexpression elimination on the `tile` function, before
+    kernel formation: of two `tile` ops with the same operation, operands
+    and attributes, the second's uses take the first's result. A training
+    step (a forward pass, its loss and its `tilec grad` backward pass in
+    one program) otherwise computes the forward values twice: the gradient
+    program recomputes the activations that the forward statements
+    already computed. The `tile` ops have no side effects; a value that
+    becomes an output twice gets its copy kernel from formation.
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
 def TileFormKernels : Pass<"tile-form-kernels", "::mlir::ModuleOp"> {

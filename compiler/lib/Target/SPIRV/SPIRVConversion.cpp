@@ -182,6 +182,46 @@ static LogicalResult nameParameters(spirv::ModuleOp module,
   return success();
 }
 
+/// Whether the kernel only reads through `pointer` (a storage buffer's
+/// address, or an element of it): every use is a load from it or selects
+/// an element that is only loaded from. Anything else (a store, an atomic,
+/// a copy) may write.
+static bool isOnlyLoadedFrom(Value pointer) {
+  return llvm::all_of(pointer.getUsers(), [&](Operation *user) {
+    if (auto load = dyn_cast<spirv::LoadOp>(user))
+      return load.getPtr() == pointer;
+    if (auto element = dyn_cast<spirv::AccessChainOp>(user))
+      return element.getBasePtr() == pointer &&
+             isOnlyLoadedFrom(element.getResult());
+    return false;
+  });
+}
+
+/// Decorates each storage buffer Restrict, and NonWritable where the kernel
+/// only reads it: what OpenCL C says with `const T *restrict` (docs/codegen.md,
+/// "Vulkan and OpenCL speed"). Drivers take read-only, unaliased buffers
+/// through the non-coherent read-only cache path (NVIDIA's ld.global.nc)
+/// and may reorder their loads across stores. Restrict is sound for the
+/// reason OpenCL C's restrict is: extractBundle refuses a launch that passes
+/// a buffer the kernel writes as two arguments. The decorations go on the
+/// variables: buffers of one shape share their struct type.
+static void declareBufferAccess(spirv::ModuleOp module) {
+  UnitAttr unit = UnitAttr::get(module.getContext());
+  for (auto variable : module.getOps<spirv::GlobalVariableOp>()) {
+    auto type = cast<spirv::PointerType>(variable.getType());
+    if (type.getStorageClass() != spirv::StorageClass::StorageBuffer)
+      continue;
+    variable->setAttr("restrict", unit);
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(variable, module);
+    if (uses && llvm::all_of(*uses, [](const SymbolTable::SymbolUse &use) {
+          auto address = dyn_cast<spirv::AddressOfOp>(use.getUser());
+          return address && isOnlyLoadedFrom(address.getPointer());
+        }))
+      variable->setAttr("non_writable", unit);
+  }
+}
+
 /// Declares the SignedZeroInfNanPreserve execution mode on every entry point
 /// for each float width that the module computes in and `preserve` holds.
 /// Without it Vulkan lets the driver assume that no float is an infinity or a
@@ -257,6 +297,7 @@ translateToSPIRV(gpu::GPUFuncOp kernel,
     return failure();
   if (failed(nameParameters(spirvModule, kernel)))
     return failure();
+  declareBufferAccess(spirvModule);
   preserveSignedZeroInfNan(spirvModule, signedZeroInfNanPreserve);
   PassManager updateVCE(context);
   updateVCE.nest<spirv::ModuleOp>().addPass(spirv::createSPIRVUpdateVCEPass());

@@ -90,6 +90,20 @@ def SPIRVExpandBF16Pass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def SPIRVRemaindersFromQuotientsPass
+    : Pass<"tilec-spirv-remainders-from-quotients", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Compute signed remainders by a constant from the quotient";
+  let description = [{
+    Rewrites `arith.remsi %x, %c` (a constant other than 0 and -1) to
+    `%x - (%x divsi %c) * %c`, exactly the same value: MLIR 19 converts
+    remsi to an unsigned remainder of absolute values and a select, a
+    second division beside the quotient that the kernel computes from the
+    same operands. Run before tilec-spirv-keep-zero-operands-exact, whose
+    CSE merges the two quotients.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def SPIRVKeepZeroOperandsExactPass
     : Pass<"tilec-spirv-keep-zero-operands-exact", "mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrite float operations on a constant +0.0 and x - x into "

@@ -1,0 +1,58 @@
+// tilec-spirv-remainders-from-quotients alone: a signed remainder by a
+// constant becomes x - (x / c) * c, whose quotient the translation's CSE
+// merges with the kernel's own x / c; a remainder by a value, by 0 or by
+// -1 stays as it is. The translation then has one OpSDiv per coordinate
+// and no OpUMod.
+// RUN: tile-opt --tilec-spirv-remainders-from-quotients %s | FileCheck %s
+// RUN: tile-translate --kernel-ir-to-spirv %s | FileCheck %s --check-prefix=SPIRV
+
+module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
+  gpu.module @kernels {
+    gpu.func @coordinates(%in: memref<3136xf32>, %out: memref<3136xf32>, %d: memref<1xi32>) kernel
+        attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>} {
+      %g = gpu.block_id x
+      %t = gpu.thread_id x
+      %c56 = arith.constant 56 : index
+      %c64 = arith.constant 64 : index
+      %base = arith.muli %g, %c64 : index
+      %i = arith.addi %base, %t : index
+      %x = arith.remsi %i, %c56 : index
+      %y = arith.divsi %i, %c56 : index
+      %j = arith.muli %x, %c56 : index
+      %k = arith.addi %j, %y : index
+      %v = memref.load %in[%k] : memref<3136xf32>
+      memref.store %v, %out[%i] : memref<3136xf32>
+      %c0 = arith.constant 0 : index
+      %n = memref.load %d[%c0] : memref<1xi32>
+      %ci = arith.index_cast %i : index to i32
+      %byValue = arith.remsi %ci, %n : i32
+      %zero = arith.constant 0 : i32
+      %byZero = arith.remsi %ci, %zero : i32
+      %minusOne = arith.constant -1 : i32
+      %byMinusOne = arith.remsi %ci, %minusOne : i32
+      %s1 = arith.addi %byValue, %byZero : i32
+      %s2 = arith.addi %s1, %byMinusOne : i32
+      memref.store %s2, %d[%c0] : memref<1xi32>
+      gpu.return
+    }
+  }
+}
+
+// CHECK-LABEL: gpu.func @coordinates(
+// CHECK: %[[I:.*]] = arith.addi
+// CHECK: %[[Q:.*]] = arith.divsi %[[I]], %[[C56:.*]] : index
+// CHECK: %[[M:.*]] = arith.muli %[[Q]], %[[C56]] : index
+// CHECK: %[[X:.*]] = arith.subi %[[I]], %[[M]] : index
+// CHECK: arith.divsi %[[I]], %[[C56]] : index
+// CHECK: arith.muli %[[X]], %[[C56]]
+// CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
+// CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
+// CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
+// CHECK-NOT: arith.remsi
+
+// SPIRV-LABEL: %coordinates = OpFunction
+// SPIRV-NOT: SAbs %uint_56
+// SPIRV: OpSDiv %uint %{{.*}} %uint_56
+// SPIRV-NOT: OpSDiv %uint %{{.*}} %uint_56
+// SPIRV-NOT: SAbs %uint_56
+// SPIRV: OpFunctionEnd
