@@ -51,8 +51,22 @@ void emitGroupTail(KernelContext &context, ElementEvaluator &evaluator,
 void emitPerElementKernel(KernelContext &context);
 /// Any contraction (ContractionLowering.cpp).
 void emitGenericContraction(KernelContext &context);
-/// Dense matrix products (TiledContraction.cpp).
+/// Dense matrix products and implicit GEMMs (TiledContraction.cpp).
 void emitTiledContraction(KernelContext &context);
+/// The implicit GEMM's index variables (`vars`, indexed by variable) of
+/// flattened position `flat` of `dims` (ImplicitGemmAccess.cpp).
+void emitImplicitGemmDecompose(IndexBuilder &index,
+                               const std::vector<ImplicitGemm::Dim> &dims,
+                               mlir::Value flat,
+                               llvm::SmallVectorImpl<mlir::Value> &vars);
+/// The address of `operand`'s element at `vars`.
+mlir::Value emitImplicitGemmAddress(IndexBuilder &index,
+                                    const ImplicitGemm::Operand &operand,
+                                    llvm::ArrayRef<mlir::Value> vars);
+/// Whether every guard of `operand` holds at `vars`; null when it has none.
+mlir::Value emitImplicitGemmGuards(IndexBuilder &index,
+                                   const ImplicitGemm::Operand &operand,
+                                   llvm::ArrayRef<mlir::Value> vars);
 /// Few elements with long reductions (ReductionContraction.cpp); with
 /// several work-groups per element, the first pass, which stores the
 /// partials.
