@@ -41,15 +41,50 @@ static Value emitAffine(IndexBuilder &index, const ImplicitGemm::Affine &expr,
   return sum;
 }
 
-Value lowering::emitImplicitGemmAddress(IndexBuilder &index,
-                                        const ImplicitGemm::Operand &operand,
-                                        ArrayRef<Value> vars) {
-  return emitAffine(index, operand.address, vars);
+/// Whether `operand`'s address is linear in the flattened position of
+/// `dims` (each index's stride is the next inner one's times its extent, as
+/// a filter's (ky, kx, c) in HWCK) and no guard reads those indices: then
+/// the address needs no decomposition.
+static bool isLinearIn(const ImplicitGemm::Operand &operand,
+                       const std::vector<ImplicitGemm::Dim> &dims) {
+  for (unsigned i = 0; i + 1 < dims.size(); ++i)
+    if (operand.address.coeffs[dims[i].var] !=
+        operand.address.coeffs[dims[i + 1].var] * dims[i + 1].extent)
+      return false;
+  for (const ImplicitGemm::Guard &guard : operand.guards)
+    for (const ImplicitGemm::Dim &dim : dims)
+      if (guard.expr.coeffs[dim.var] != 0)
+        return false;
+  return true;
 }
 
-Value lowering::emitImplicitGemmGuards(IndexBuilder &index,
-                                       const ImplicitGemm::Operand &operand,
-                                       ArrayRef<Value> vars) {
+std::pair<Value, Value>
+lowering::emitImplicitGemmAccess(IndexBuilder &index, const ImplicitGemm &gemm,
+                                 bool isA, Value batch, Value outer, Value k) {
+  const ImplicitGemm::Operand &operand = isA ? gemm.a : gemm.b;
+  SmallVector<Value> vars(gemm.numIndices);
+  // The address of the linear sides' first elements, and the rest's
+  // variables decomposed.
+  ImplicitGemm::Affine rest = operand.address;
+  Value linear = index.constant(0);
+  auto addSide = [&](const std::vector<ImplicitGemm::Dim> &dims, Value flat) {
+    if (dims.empty())
+      return;
+    if (!isLinearIn(operand, dims)) {
+      emitImplicitGemmDecompose(index, dims, flat, vars);
+      return;
+    }
+    for (const ImplicitGemm::Dim &dim : dims) {
+      rest.constant += rest.coeffs[dim.var] * dim.first;
+      rest.coeffs[dim.var] = 0;
+    }
+    linear = index.add(
+        linear, index.mul(flat, operand.address.coeffs[dims.back().var]));
+  };
+  addSide(isA ? gemm.m : gemm.n, outer);
+  addSide(gemm.k, k);
+  addSide(gemm.batch, batch);
+  Value address = index.add(emitAffine(index, rest, vars), linear);
   Value valid;
   for (const ImplicitGemm::Guard &guard : operand.guards) {
     // 0 <= expr < bound as one unsigned comparison.
@@ -58,5 +93,5 @@ Value lowering::emitImplicitGemmGuards(IndexBuilder &index,
                             index.constant(guard.bound));
     valid = valid ? index.land(valid, check) : check;
   }
-  return valid;
+  return {address, valid};
 }

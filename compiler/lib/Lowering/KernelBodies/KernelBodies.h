@@ -59,14 +59,12 @@ void emitImplicitGemmDecompose(IndexBuilder &index,
                                const std::vector<ImplicitGemm::Dim> &dims,
                                mlir::Value flat,
                                llvm::SmallVectorImpl<mlir::Value> &vars);
-/// The address of `operand`'s element at `vars`.
-mlir::Value emitImplicitGemmAddress(IndexBuilder &index,
-                                    const ImplicitGemm::Operand &operand,
-                                    llvm::ArrayRef<mlir::Value> vars);
-/// Whether every guard of `operand` holds at `vars`; null when it has none.
-mlir::Value emitImplicitGemmGuards(IndexBuilder &index,
-                                   const ImplicitGemm::Operand &operand,
-                                   llvm::ArrayRef<mlir::Value> vars);
+/// The address of the element of operand A (`isA`) or B of `gemm` at the
+/// flattened `batch`, `outer` (row of A, column of B) and `k`, and whether
+/// its guards hold (null: it has none).
+std::pair<mlir::Value, mlir::Value>
+emitImplicitGemmAccess(IndexBuilder &index, const ImplicitGemm &gemm, bool isA,
+                       mlir::Value batch, mlir::Value outer, mlir::Value k);
 /// Few elements with long reductions (ReductionContraction.cpp); with
 /// several work-groups per element, the first pass, which stores the
 /// partials.

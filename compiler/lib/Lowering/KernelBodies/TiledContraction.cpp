@@ -153,23 +153,18 @@ void TiledContraction::emitStageOperand(const DenseMatmul::Operand &operand,
     Value kInBounds = emitBoundCheck(globalK, matmul.kBegin + matmul.k,
                                      matmul.k, tile.blockK);
     Value inBounds = emitBoth(outerInBounds, kInBounds);
-    // An implicit GEMM's indices, its guards beside the bound checks.
-    SmallVector<Value> vars;
-    bool isA = &operand == &matmul.a;
+    // An implicit GEMM's address, its guards beside the bound checks.
+    Value implicitAddress;
     if (gemm) {
-      vars.resize(gemm->numIndices);
-      emitImplicitGemmDecompose(index, isA ? gemm->m : gemm->n, globalOuter,
-                                vars);
-      emitImplicitGemmDecompose(index, gemm->k, globalK, vars);
-      if (matmul.batched)
-        emitImplicitGemmDecompose(index, gemm->batch, batch, vars);
-      inBounds = emitBoth(inBounds, emitImplicitGemmGuards(
-                                        index, isA ? gemm->a : gemm->b, vars));
+      auto [address, valid] = emitImplicitGemmAccess(
+          index, *gemm, &operand == &matmul.a, batch, globalOuter, globalK);
+      implicitAddress = address;
+      inBounds = emitBoth(inBounds, valid);
     }
     auto emitGlobalLoad = [&]() -> Value {
       Value address =
           gemm
-              ? emitImplicitGemmAddress(index, isA ? gemm->a : gemm->b, vars)
+              ? implicitAddress
               : index.add(base,
                           index.add(index.mul(globalOuter, operand.outerStride),
                                     index.mul(globalK, operand.kStride)));
