@@ -24,6 +24,19 @@ func.func @mismatch(%A: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// The implicit GEMM schedule needs a contraction that it views as a matrix
+// product; a depthwise convolution is none.
+func.func @depthwise(%I: tensor<1x4x4x2xf32>, %F: tensor<3x3x2xf32>) -> tensor<1x4x4x2xf32> {
+  // CHECK: :8: error: an implicit GEMM schedule needs a contraction viewed as a matrix product: no output index addresses input 1 alone
+  %0 = tile.kernel contraction "k0_O" attributes {schedule = #tile.schedule<kind = implicit_gemm, local_size = [4, 4, 1], num_groups = [1, 1, 1], block_m = 16, block_n = 16, block_k = 16, reg_m = 4, reg_n = 4, stride_a = 16, stride_b = 16, loop_passes = 1.0>} -> tensor<1x4x4x2xf32> {
+    %1 = tile.contract add, mul (n, y, x, c, ky, kx) [n, y, x, c] = %I[n, y + ky - 1, x + kx - 1, c], %F[ky, kx, c] : tensor<1x4x4x2xf32>, tensor<3x3x2xf32> -> tensor<1x4x4x2xf32>
+    tile.yield %1 : tensor<1x4x4x2xf32>
+  }
+  return %0 : tensor<1x4x4x2xf32>
+}
+
+// -----
+
 func.func @too_wide(%A: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: :8: error: the kernel does not fit device 'small-alloc': a work-group of 4096 work-items exceeds its maximum of 256
   %0 = tile.kernel elementwise "k0_B" attributes {schedule = #tile.schedule<kind = per_element, local_size = [4096, 1, 1], num_groups = [1, 1, 1], active_items = 4, walk_steps = 4, accesses = 2, loop_passes = 0.0, registers = 17>} -> tensor<4xf32> {

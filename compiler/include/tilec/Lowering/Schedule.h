@@ -8,6 +8,7 @@
 #ifndef TILEC_LOWERING_SCHEDULE_H
 #define TILEC_LOWERING_SCHEDULE_H
 
+#include "tilec/Lowering/ImplicitGemm.h"
 #include "tilec/Lowering/KernelCost.h"
 #include "tilec/Lowering/KernelFormation.h"
 
@@ -31,7 +32,9 @@ namespace lowering {
 /// `partialGroups` of them) whose work-items share the element's tuples and
 /// combine their partial aggregates in local memory. PartialCombination: the
 /// second pass of a reduction with several work-groups per element, which
-/// combines the groups' partial aggregates. The kind of a #tile.schedule.
+/// combines the groups' partial aggregates. ImplicitGemm: the tiled
+/// schedule of a contraction viewed as a matrix product over flattened
+/// indices (a convolution; ImplicitGemm.h). The kind of a #tile.schedule.
 using ScheduleKind = tile::ScheduleKind;
 
 /// How the work-items of a reduction work-group share one element's loop
@@ -114,7 +117,12 @@ struct Schedule {
   TileSizes tile;
   /// Per-element schedules: how the work-items walk the elements.
   ElementWalk walk;
+  /// Tiled schedules: the product's shape (for an implicit GEMM, its
+  /// flattened view, getImplicitGemmView).
   std::optional<DenseMatmul> matmul;
+  /// Implicit GEMM schedules: how the flattened product addresses the
+  /// operands.
+  std::optional<ImplicitGemm> implicitGemm;
   /// Reduction schedules: how the work-group shares an element's tuples.
   WorkSplit split;
   /// Reduction schedules: the neighbouring elements one work-group takes,

@@ -51,8 +51,20 @@ void emitGroupTail(KernelContext &context, ElementEvaluator &evaluator,
 void emitPerElementKernel(KernelContext &context);
 /// Any contraction (ContractionLowering.cpp).
 void emitGenericContraction(KernelContext &context);
-/// Dense matrix products (TiledContraction.cpp).
+/// Dense matrix products and implicit GEMMs (TiledContraction.cpp).
 void emitTiledContraction(KernelContext &context);
+/// The implicit GEMM's index variables (`vars`, indexed by variable) of
+/// flattened position `flat` of `dims` (ImplicitGemmAccess.cpp).
+void emitImplicitGemmDecompose(IndexBuilder &index,
+                               const std::vector<ImplicitGemm::Dim> &dims,
+                               mlir::Value flat,
+                               llvm::SmallVectorImpl<mlir::Value> &vars);
+/// The address of the element of operand A (`isA`) or B of `gemm` at the
+/// flattened `batch`, `outer` (row of A, column of B) and `k`, and whether
+/// its guards hold (null: it has none).
+std::pair<mlir::Value, mlir::Value>
+emitImplicitGemmAccess(IndexBuilder &index, const ImplicitGemm &gemm, bool isA,
+                       mlir::Value batch, mlir::Value outer, mlir::Value k);
 /// Few elements with long reductions (ReductionContraction.cpp); with
 /// several work-groups per element, the first pass, which stores the
 /// partials.

@@ -19,6 +19,12 @@
 // size works. A chunk of a split launch computes the rows (batches) from
 // context.firstRow on; the schedule proved its vectors legal in its pieces.
 //
+// An implicit GEMM (ImplicitGemm.h) runs the same kernel over its flattened
+// view: each staged element's flattened row (column) and k are decomposed
+// into the contraction's indices, which give its address and its guards
+// (an element that fails one is staged as 0), and each output's row and
+// column into the output's coordinates.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelBodies/KernelBodies.h"
@@ -39,9 +45,11 @@ class TiledContraction {
 public:
   TiledContraction(KernelContext &context)
       : context(context), op(cast<tile::ContractOp>(context.group.ops[0])),
-        matmul(*context.schedule.matmul), tile(context.schedule.tile),
-        b(context.builder), loc(context.loc), index(b, loc),
-        resultType(op.getType().getElementType()),
+        matmul(*context.schedule.matmul),
+        gemm(context.schedule.implicitGemm ? &*context.schedule.implicitGemm
+                                           : nullptr),
+        tile(context.schedule.tile), b(context.builder), loc(context.loc),
+        index(b, loc), resultType(op.getType().getElementType()),
         computeType(getComputeType(resultType)) {}
 
   void emit();
@@ -76,6 +84,8 @@ private:
   KernelContext &context;
   tile::ContractOp op;
   const DenseMatmul &matmul;
+  /// Set for an implicit GEMM, which `matmul` views.
+  const ImplicitGemm *gemm;
   const TileSizes &tile;
   OpBuilder &b;
   Location loc;
@@ -143,9 +153,20 @@ void TiledContraction::emitStageOperand(const DenseMatmul::Operand &operand,
     Value kInBounds = emitBoundCheck(globalK, matmul.kBegin + matmul.k,
                                      matmul.k, tile.blockK);
     Value inBounds = emitBoth(outerInBounds, kInBounds);
+    // An implicit GEMM's address, its guards beside the bound checks.
+    Value implicitAddress;
+    if (gemm) {
+      auto [address, valid] = emitImplicitGemmAccess(
+          index, *gemm, &operand == &matmul.a, batch, globalOuter, globalK);
+      implicitAddress = address;
+      inBounds = emitBoth(inBounds, valid);
+    }
     auto emitGlobalLoad = [&]() -> Value {
       Value address =
-          index.add(base, index.add(index.mul(globalOuter, operand.outerStride),
+          gemm
+              ? implicitAddress
+              : index.add(base,
+                          index.add(index.mul(globalOuter, operand.outerStride),
                                     index.mul(globalK, operand.kStride)));
       if (width == 1)
         return emitLoad(b, loc, buffer, address, operandType);
@@ -251,20 +272,35 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
     b.setInsertionPointToStart(&guard.getThenRegion().front());
   }
   SmallVector<Value> coords;
-  if (matmul.batched)
-    coords.push_back(batch);
-  coords.push_back(row);
-  coords.push_back(col);
   ArrayRef<int64_t> shape = op.getType().getShape();
+  if (gemm) {
+    SmallVector<Value> vars(gemm->numIndices);
+    emitImplicitGemmDecompose(index, gemm->m, row, vars);
+    emitImplicitGemmDecompose(index, gemm->n, col, vars);
+    if (matmul.batched)
+      emitImplicitGemmDecompose(index, gemm->batch, batch, vars);
+    for (unsigned var : gemm->outputVars)
+      coords.push_back(vars[var]);
+  } else {
+    if (matmul.batched)
+      coords.push_back(batch);
+    coords.push_back(row);
+    coords.push_back(col);
+  }
   ElementEvaluator evaluator(index, shape, coords, context.bufferOf);
   Value result = accumulator;
   if (Value init = op.getInit())
     result = emitAggregate(b, loc, tile::AggregationKind::Add, resultType,
                            evaluator.get(init), result);
   evaluator.define(op.getResult(), emitRound(b, loc, result, resultType));
-  int64_t rows = shape[shape.size() - 2];
-  Value linear = index.add(
-      index.mul(index.add(index.mul(batch, rows), row), matmul.n), col);
+  Value linear;
+  if (gemm) {
+    linear = index.linearizeBroadcast(coords, shape);
+  } else {
+    int64_t rows = shape[shape.size() - 2];
+    linear = index.add(
+        index.mul(index.add(index.mul(batch, rows), row), matmul.n), col);
+  }
   emitGroupTail(context, evaluator, 1, linear);
 }
 

@@ -30,6 +30,8 @@ static const char *getScheduleName(ScheduleKind kind) {
     return "reduction";
   case ScheduleKind::PartialCombination:
     return "partial combination";
+  case ScheduleKind::ImplicitGemm:
+    return "implicit GEMM";
   }
   llvm_unreachable("unknown schedule kind");
 }
@@ -139,7 +141,8 @@ void HostLowering::printExplanation(const KernelInfo &info,
      << s.numGroups[1] << "x" << s.numGroups[2] << " of " << s.localSize[0]
      << "x" << s.localSize[1] << "x" << s.localSize[2] << " (" << threads
      << " work-items; device maximum " << profile.maxWorkGroupSize << ")\n";
-  if (s.kind == ScheduleKind::TiledContraction)
+  if (s.kind == ScheduleKind::TiledContraction ||
+      s.kind == ScheduleKind::ImplicitGemm)
     os << "  tile: " << s.tile.blockM << "x" << s.tile.blockN
        << " outputs per work-group, " << s.tile.regM << "x" << s.tile.regN
        << " per work-item (registers), reduction slices of " << s.tile.blockK

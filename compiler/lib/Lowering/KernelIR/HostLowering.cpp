@@ -91,8 +91,9 @@ static Schedule restrictToRows(Schedule schedule, int64_t rows,
   }
   case ScheduleKind::ReductionContraction:
   case ScheduleKind::PartialCombination:
-    llvm_unreachable("planChunks gives chunked reductions the generic "
-                     "schedule");
+  case ScheduleKind::ImplicitGemm:
+    llvm_unreachable("planChunks gives chunked reductions and implicit GEMMs "
+                     "the generic schedule");
   }
   return schedule;
 }
@@ -311,6 +312,7 @@ LogicalResult HostLowering::emitKernel(
     emitGenericContraction(kernelContext);
     break;
   case ScheduleKind::TiledContraction:
+  case ScheduleKind::ImplicitGemm:
     emitTiledContraction(kernelContext);
     break;
   case ScheduleKind::ReductionContraction:

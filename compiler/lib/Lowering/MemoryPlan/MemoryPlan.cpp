@@ -77,15 +77,22 @@ LogicalResult KernelAnalysis::planChunks(KernelInfo &info,
   }
   if (!split)
     return success();
-  // The reduction schedule's work-groups are numbered by output element and
-  // know nothing of chunks: a chunked kernel runs the generic schedule.
-  if (info.schedule.kind == ScheduleKind::ReductionContraction) {
+  // The reduction schedule's work-groups are numbered by output element,
+  // and an implicit GEMM's rows are flattened indices: they know nothing of
+  // chunks, and a chunked kernel runs the generic schedule.
+  if (info.schedule.kind == ScheduleKind::ReductionContraction ||
+      info.schedule.kind == ScheduleKind::ImplicitGemm) {
     Schedule generic =
         scheduleGeneric(type.getNumElements(), *info.space, info.tuples,
                         info.schedule.compensated, profile);
-    generic.reason = "generic: a reduction over a tensor split into pieces "
-                     "runs in chunks of rows, one work-item per element; " +
-                     generic.reason;
+    generic.reason =
+        std::string("generic: ") +
+        (info.schedule.kind == ScheduleKind::ReductionContraction
+             ? "a reduction"
+             : "an implicit GEMM") +
+        " over a tensor split into pieces runs in chunks of rows, one "
+        "work-item per element; " +
+        generic.reason;
     info.schedule = std::move(generic);
     if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))
       return failure();

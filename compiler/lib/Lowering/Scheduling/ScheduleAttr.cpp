@@ -91,5 +91,15 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
                                "product: "
                             << whyNot;
   }
+  if (s.kind == ScheduleKind::ImplicitGemm) {
+    std::string whyNot;
+    s.implicitGemm = matchImplicitGemm(cast<tile::ContractOp>(group.ops[0]),
+                                       *space, *system, whyNot);
+    if (!s.implicitGemm)
+      return emitError(loc) << "an implicit GEMM schedule needs a "
+                               "contraction viewed as a matrix product: "
+                            << whyNot;
+    s.matmul = getImplicitGemmView(*s.implicitGemm);
+  }
   return s;
 }

@@ -133,6 +133,15 @@ constexpr TileShape kTileShapes[] = {
     {32, 32, 4, 4},   {32, 32, 2, 2}, {16, 16, 4, 4},
     {16, 16, 2, 2},   {8, 8, 2, 2},   {4, 4, 1, 1},
 };
+/// An implicit GEMM also tries 128 rows (columns) by fewer columns (rows):
+/// a convolution's output channels (64, say) would leave half of a 128-wide
+/// tile idle.
+constexpr TileShape kImplicitGemmTileShapes[] = {
+    {128, 128, 8, 8}, {128, 64, 8, 8}, {64, 128, 8, 8}, {128, 32, 8, 4},
+    {32, 128, 4, 8},  {128, 16, 8, 2}, {16, 128, 2, 8}, {64, 64, 4, 4},
+    {64, 64, 8, 8},   {32, 32, 4, 4},  {32, 32, 2, 2},  {16, 16, 4, 4},
+    {16, 16, 2, 2},   {8, 8, 2, 2},    {4, 4, 1, 1},
+};
 constexpr int64_t kBlockKs[] = {16, 8, 4, 2, 1};
 } // namespace
 
@@ -307,10 +316,11 @@ static Type getInputType(tile::ContractOp op, unsigned input) {
 }
 
 /// The tiled schedule with tile `shape` if it fits the device; vectors of
-/// up to `vectorWidth` elements where legal.
+/// up to `vectorWidth` elements where legal. `gemm`, where set, is the
+/// implicit GEMM that `matmul` views.
 static std::optional<Schedule>
 tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
-        int64_t elementBytes, int64_t vectorWidth,
+        const ImplicitGemm *gemm, int64_t elementBytes, int64_t vectorWidth,
         const DeviceProfile &profile) {
   int64_t threadsX = shape.blockN / shape.regN;
   int64_t threadsY = shape.blockM / shape.regM;
@@ -345,6 +355,9 @@ tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
         why = "it is converted as it is loaded";
         return 1;
       }
+      if (gemm)
+        return getImplicitStageWidth(*gemm, &operand == &matmul.a, blockOuter,
+                                     blockK, threads, vectorWidth, why);
       return getStageWidth(matmul, operand, outerName, {0, outerExtent, 0},
                            blockOuter, blockK, threads, vectorWidth, why);
     };
@@ -354,7 +367,10 @@ tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
     int64_t stageWidthB =
         stageWidth(matmul.b, "the columns", matmul.n, shape.blockN, whyB);
     Schedule schedule;
-    schedule.kind = ScheduleKind::TiledContraction;
+    schedule.kind =
+        gemm ? ScheduleKind::ImplicitGemm : ScheduleKind::TiledContraction;
+    if (gemm)
+      schedule.implicitGemm = *gemm;
     schedule.localSize = {threadsX, threadsY, 1};
     schedule.numGroups = {llvm::divideCeil(matmul.n, shape.blockN),
                           llvm::divideCeil(matmul.m, shape.blockM),
@@ -377,6 +393,57 @@ tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
 
 static int64_t getWorkGroups(const Schedule &schedule) {
   return schedule.numGroups[0] * schedule.numGroups[1] * schedule.numGroups[2];
+}
+
+/// The largest tile that still gives every compute unit a work-group; when
+/// none does (a small problem), the one with the most work-groups. An
+/// implicit GEMM (`gemm`) skips the tiles that reach past its M or N
+/// rounded up to a power of 2 where another fits. Its reason starts with
+/// `what` (the product's shape).
+static std::optional<Schedule> chooseTile(tile::ContractOp op,
+                                          const DenseMatmul &matmul,
+                                          const ImplicitGemm *gemm,
+                                          const std::string &what,
+                                          const DeviceProfile &profile) {
+  int64_t elementBytes = op.getType().getElementType().isF64() ? 8 : 4;
+  int64_t vectorWidth = getMemoryVectorWidth(profile, elementBytes);
+  ArrayRef<TileShape> shapes =
+      gemm ? ArrayRef(kImplicitGemmTileShapes) : ArrayRef(kTileShapes);
+  std::optional<Schedule> best;
+  for (bool skipWasteful : {gemm != nullptr, false}) {
+    for (const TileShape &shape : shapes) {
+      if (skipWasteful &&
+          (shape.blockM > int64_t(llvm::PowerOf2Ceil(matmul.m)) ||
+           shape.blockN > int64_t(llvm::PowerOf2Ceil(matmul.n))))
+        continue;
+      std::optional<Schedule> candidate =
+          tryTile(shape, op, matmul, gemm, elementBytes, vectorWidth, profile);
+      if (!candidate)
+        continue;
+      if (getWorkGroups(*candidate) >= profile.computeUnits) {
+        best = candidate;
+        break;
+      }
+      if (!best || getWorkGroups(*candidate) > getWorkGroups(*best))
+        best = candidate;
+    }
+    if (best)
+      break;
+  }
+  if (!best)
+    return std::nullopt;
+  const TileSizes &t = best->tile;
+  best->reason =
+      what +
+      ": the largest tile that fits local memory, the work-group and "
+      "register limits and gives " +
+      std::to_string(getWorkGroups(*best)) + " work-groups for " +
+      std::to_string(profile.computeUnits) +
+      " compute units; each work-group stages " + std::to_string(t.blockK) +
+      "-deep slices of A (" + std::to_string(t.blockM) +
+      " rows, stored transposed) and B (" + std::to_string(t.blockN) +
+      " columns) in local memory" + best->reason;
+  return best;
 }
 
 Schedule lowering::scheduleGeneric(int64_t elements,
@@ -408,41 +475,35 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
   std::optional<DenseMatmul> matmul =
       matchDenseMatmul(op, space, system, whyNot);
   if (matmul) {
-    int64_t elementBytes = op.getType().getElementType().isF64() ? 8 : 4;
-    int64_t vectorWidth = getMemoryVectorWidth(profile, elementBytes);
-    // The largest tile that still gives every compute unit a work-group;
-    // when none does (a small problem), the one with the most work-groups.
-    std::optional<Schedule> best;
-    for (const TileShape &shape : kTileShapes) {
-      std::optional<Schedule> candidate =
-          tryTile(shape, op, *matmul, elementBytes, vectorWidth, profile);
-      if (!candidate)
-        continue;
-      if (getWorkGroups(*candidate) >= profile.computeUnits) {
-        best = candidate;
-        break;
-      }
-      if (!best || getWorkGroups(*candidate) > getWorkGroups(*best))
-        best = candidate;
-    }
-    if (best) {
-      const TileSizes &t = best->tile;
-      best->reason =
-          "dense matrix product (M=" + std::to_string(matmul->m) +
-          ", N=" + std::to_string(matmul->n) +
-          ", K=" + std::to_string(matmul->k) +
-          (matmul->batched ? ", batch=" + std::to_string(matmul->batch) : "") +
-          "): the largest tile that fits local memory, the work-group and "
-          "register limits and gives " +
-          std::to_string(getWorkGroups(*best)) + " work-groups for " +
-          std::to_string(profile.computeUnits) +
-          " compute units; each work-group stages " + std::to_string(t.blockK) +
-          "-deep slices of A (" + std::to_string(t.blockM) +
-          " rows, stored transposed) and B (" + std::to_string(t.blockN) +
-          " columns) in local memory" + best->reason;
-      return *best;
-    }
+    std::string what =
+        "dense matrix product (M=" + std::to_string(matmul->m) +
+        ", N=" + std::to_string(matmul->n) +
+        ", K=" + std::to_string(matmul->k) +
+        (matmul->batched ? ", batch=" + std::to_string(matmul->batch) : "") +
+        ")";
+    if (std::optional<Schedule> tiled =
+            chooseTile(op, *matmul, nullptr, what, profile))
+      return *tiled;
     whyNot = "no tile fits the device's local memory and work-group limits";
+  } else {
+    // A convolution-like contraction as a product of flattened indices.
+    std::string whyNotGemm;
+    if (std::optional<ImplicitGemm> gemm =
+            matchImplicitGemm(op, space, system, whyNotGemm)) {
+      std::string what = "implicit GEMM, a matrix product of flattened "
+                         "indices (" +
+                         describeImplicitGemm(*gemm, system) + ")";
+      if (std::optional<Schedule> tiled =
+              chooseTile(op, getImplicitGemmView(*gemm), &*gemm, what, profile))
+        return *tiled;
+      whyNot = "no implicit GEMM tile fits the device's local memory and "
+               "work-group limits";
+    } else if (whyNot.empty() || whyNotGemm == whyNot) {
+      whyNot = whyNotGemm;
+    } else {
+      whyNot = "not a dense matrix product: " + whyNot +
+               "; not an implicit GEMM: " + whyNotGemm;
+    }
   }
   int64_t elements = op.getType().getNumElements();
   Schedule schedule =

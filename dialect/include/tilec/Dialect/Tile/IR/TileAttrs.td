@@ -68,6 +68,7 @@ def Tile_ScheduleKind : I32EnumAttr<"ScheduleKind",
       I32EnumAttrCase<"TiledContraction", 2, "tiled">,
       I32EnumAttrCase<"ReductionContraction", 3, "reduction">,
       I32EnumAttrCase<"PartialCombination", 4, "partial_combination">,
+      I32EnumAttrCase<"ImplicitGemm", 5, "implicit_gemm">,
     ]> {
   let cppNamespace = "::tilec::tile";
   let genSpecializedAttr = 0;
