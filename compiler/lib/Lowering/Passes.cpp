@@ -61,7 +61,7 @@ tilec::readKernelPassInput(const std::optional<DeviceProfile> &given,
 void tilec::buildLoweringPipeline(OpPassManager &pm,
                                   const DeviceProfile &profile,
                                   llvm::raw_ostream *explain) {
-  pm.addPass(createFormKernelsPass());
+  pm.addPass(createFormKernelsPass(profile));
   pm.addPass(createSchedulePass(profile));
   pm.addPass(createPlanMemoryPass(profile));
   pm.addPass(createLowerToKernelIRPass(profile, explain));
@@ -109,7 +109,7 @@ void tilec::registerLoweringPasses() {
               [](const Twine &) { return failure(); });
           return pass;
         };
-        pm.addPass(createFormKernelsPass());
+        pm.addPass(configure(createFormKernelsPass(), false));
         pm.addPass(configure(createSchedulePass(), false));
         pm.addPass(configure(createPlanMemoryPass(), false));
         pm.addPass(configure(createLowerToKernelIRPass(), true));
