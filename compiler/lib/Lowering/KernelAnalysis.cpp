@@ -65,7 +65,10 @@ void KernelAnalysis::collectBuffers(KernelInfo &info,
   for (Operation *op : group.ops) {
     if (isa<tile::ShapeOp>(op))
       continue;
-    auto contract = dyn_cast<tile::ContractOp>(op);
+    // A row kernel reads its reductions' inputs at its own elements.
+    auto contract = group.kind == KernelKind::Row
+                        ? tile::ContractOp()
+                        : dyn_cast<tile::ContractOp>(op);
     auto isRead = [&](Value operand) {
       auto it = plan.groupOf.find(operand);
       bool inGroup =
@@ -178,6 +181,18 @@ LogicalResult KernelAnalysis::analyse(bool chooseSchedules) {
       double perTuple =
           contract.getCombination() == tile::CombinationKind::None ? 1 : 2;
       info.flops = info.tuples.tuples * perTuple;
+    } else if (group.kind == KernelKind::Row) {
+      RowWork work = getRowWork(group.ops, group.type);
+      std::string whyNot;
+      std::optional<Schedule> row = scheduleRow(work, profile, whyNot);
+      // Formation for another device may have formed it: say so.
+      if (chooseSchedules && !row)
+        return emitError(info.loc)
+               << "kernel " << group.name << " cannot run as a row kernel on "
+               << "device '" << profile.name << "': " << whyNot;
+      if (chooseSchedules)
+        info.schedule = *row;
+      info.flops = double(elements) * work.reductions;
     } else if (chooseSchedules) {
       info.schedule = schedulePerElement(group, profile);
     }

@@ -62,7 +62,7 @@ void tilec::buildLoweringPipeline(OpPassManager &pm,
                                   const DeviceProfile &profile,
                                   llvm::raw_ostream *explain) {
   pm.addPass(createMergeCommonExpressionsPass());
-  pm.addPass(createFormKernelsPass());
+  pm.addPass(createFormKernelsPass(profile));
   pm.addPass(createSchedulePass(profile));
   pm.addPass(createPlanMemoryPass(profile));
   pm.addPass(createLowerToKernelIRPass(profile, explain));
@@ -112,7 +112,7 @@ void tilec::registerLoweringPasses() {
           return pass;
         };
         pm.addPass(createMergeCommonExpressionsPass());
-        pm.addPass(createFormKernelsPass());
+        pm.addPass(configure(createFormKernelsPass(), false));
         pm.addPass(configure(createSchedulePass(), false));
         pm.addPass(configure(createPlanMemoryPass(), false));
         pm.addPass(configure(createLowerToKernelIRPass(), true));

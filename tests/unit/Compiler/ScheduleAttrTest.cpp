@@ -40,6 +40,8 @@ Schedule makeSchedule() {
   s.partialGroups = 11;
   s.treeCombination = true;
   s.compensated = true;
+  s.rowsPerGroup = 4;
+  s.rowSteps = 13;
   s.loopPasses = 12345.678901234567;
   s.localMemBytes = 4096;
   s.registers = 77;
@@ -74,6 +76,8 @@ void expectEqual(const Schedule &a, const Schedule &b) {
   EXPECT_EQ(a.partialGroups, b.partialGroups);
   EXPECT_EQ(a.treeCombination, b.treeCombination);
   EXPECT_EQ(a.compensated, b.compensated);
+  EXPECT_EQ(a.rowsPerGroup, b.rowsPerGroup);
+  EXPECT_EQ(a.rowSteps, b.rowSteps);
   EXPECT_EQ(a.loopPasses, b.loopPasses);
   EXPECT_EQ(a.localMemBytes, b.localMemBytes);
   EXPECT_EQ(a.registers, b.registers);

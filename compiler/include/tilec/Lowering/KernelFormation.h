@@ -10,6 +10,7 @@
 #define TILEC_LOWERING_KERNELFORMATION_H
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Runtime/DeviceProfile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -27,7 +28,8 @@ namespace lowering {
 /// Elementwise: ops over one shape, one work-item per element; Contraction:
 /// a tile.contract followed by the elementwise ops fused into its epilogue;
 /// Copy: copies a buffer into a program output (a returned input, reshape or
-/// value returned twice). The kind of a tile.kernel.
+/// value returned twice); Row: reductions over the rows of a matrix and the
+/// ops that broadcast them back over the rows. The kind of a tile.kernel.
 using KernelKind = tile::KernelKind;
 
 struct KernelGroup {
@@ -35,7 +37,8 @@ struct KernelGroup {
   /// The ops the kernel computes, in program order. A Contraction group
   /// starts with its tile.contract; a Copy group has none.
   llvm::SmallVector<mlir::Operation *> ops;
-  /// The shape every op of the group produces: the kernel's iteration space.
+  /// The shape every op of the group produces: the kernel's iteration space
+  /// (a row kernel's rows, `[M, N]`; its reductions produce `[M]`).
   mlir::RankedTensorType type;
   /// The values the kernel writes to global memory (each of `type`'s shape).
   llvm::SmallVector<mlir::Value> stored;
@@ -88,8 +91,12 @@ bool isElementwise(mlir::Operation *op);
 /// elementwise group takes no more ops than the register budget allows:
 /// the op that would exceed it starts a new group (its operand from the
 /// full group is stored as a temporary).
+/// A reduction over the last axis whose result elementwise ops broadcast
+/// back over the rows forms, with those ops, one `row` kernel when a row
+/// fits on chip on `profile` (docs/scheduler.md, "Row kernels").
 /// Names each kernel and gives it a location.
-KernelPlan formKernels(mlir::func::FuncOp function);
+KernelPlan formKernels(mlir::func::FuncOp function,
+                       const DeviceProfile &profile);
 
 /// The one func.func of tile ops in `module` (a single block of tile ops
 /// ending in func.return); reports an error otherwise.

@@ -30,7 +30,8 @@ namespace tilec {
 /// The passes, each for `profile` (or, when none is given, the built-in
 /// reference profile overridden by their `profile=<json file>` option).
 std::unique_ptr<mlir::Pass> createMergeCommonExpressionsPass();
-std::unique_ptr<mlir::Pass> createFormKernelsPass();
+std::unique_ptr<mlir::Pass>
+createFormKernelsPass(std::optional<DeviceProfile> profile = std::nullopt);
 std::unique_ptr<mlir::Pass>
 createSchedulePass(std::optional<DeviceProfile> profile = std::nullopt);
 std::unique_ptr<mlir::Pass>

@@ -34,16 +34,19 @@ def TileMergeCommonExpressions
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
-def TileFormKernels : Pass<"tile-form-kernels", "::mlir::ModuleOp"> {
+def TileFormKernels : Tile_ProfilePass<"tile-form-kernels"> {
   let summary = "Group the function's tile ops into tile.kernel ops (fusion)";
   let description = [{
     Decides which ops run together in one kernel and which values reach
     global memory (docs/scheduler.md, "Kernel formation"), and records it:
     the ops of each kernel move into a `tile.kernel` named as its gpu.func
     will be, whose results are the values it stores. Elementwise chains
-    fuse, a contraction takes its elementwise epilogue, a returned input
+    fuse, a contraction takes its elementwise epilogue, a reduction over
+    rows whose result is broadcast back over them forms a row kernel with
+    its consumers when a row fits on chip (the profile), a returned input
     (or a value returned twice) gets a copy kernel.
   }];
+  let options = profileOptions;
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 

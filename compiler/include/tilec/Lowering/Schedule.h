@@ -141,6 +141,11 @@ struct Schedule {
   /// Float `+` contractions whose elements may aggregate many tuples sum
   /// with Kahan-Babuska-Neumaier compensation (docs/scheduler.md).
   bool compensated = false;
+  /// Row kernels: the rows one work-group computes (its work-items are that
+  /// many parts of `localSize[0] / rowsPerGroup` lanes, one part per row)
+  /// and the elements of a row each lane holds in registers.
+  int64_t rowsPerGroup = 1;
+  int64_t rowSteps = 0;
   /// The most loop passes a work-item makes, counted as countLoopPasses
   /// does (an upper bound where the loops' bounds vary).
   double loopPasses = 0;
@@ -256,6 +261,33 @@ bool takesOneStep(const Schedule &schedule);
 /// whole rows.
 void restrictLinearSchedule(Schedule &schedule, int64_t elements,
                             int64_t rowElements);
+
+/// What the row schedule needs to know of a row kernel's ops (a chain of
+/// reductions over the last axis of `[rows, rowLength]` and elementwise ops
+/// broadcasting their results back over the rows).
+struct RowWork {
+  int64_t rows = 0, rowLength = 0;
+  /// The tensors of the rows' shape the kernel reads (each element once,
+  /// into registers).
+  unsigned loaded = 0;
+  unsigned reductions = 0;
+  /// Local memory per work-item for the reductions' trees, in bytes.
+  int64_t partialBytes = 0;
+  /// Float `+` reductions over long rows are compensated.
+  bool compensated = false;
+};
+
+/// The row work of `ops` (in program order; the first a reduction over the
+/// rows of `rowType`).
+RowWork getRowWork(llvm::ArrayRef<mlir::Operation *> ops,
+                   mlir::RankedTensorType rowType);
+
+/// The row schedule (RowSchedule.cpp): a part of a work-group per row that
+/// holds the row in registers, or nullopt with `whyNot` set when a row does
+/// not fit the work-group's registers and local memory on `profile`.
+std::optional<Schedule> scheduleRow(const RowWork &work,
+                                    const DeviceProfile &profile,
+                                    std::string &whyNot);
 
 /// The reduction schedule for few elements with long reductions, else the
 /// tiled schedule where the contraction matches it and a tile fits the

@@ -18,7 +18,16 @@ namespace {
 
 struct FormKernelsPass
     : public tilec::impl::TileFormKernelsBase<FormKernelsPass> {
+  using TileFormKernelsBase::TileFormKernelsBase;
+  FormKernelsPass() = default;
+  explicit FormKernelsPass(std::optional<DeviceProfile> profile)
+      : givenProfile(std::move(profile)) {}
+
   void runOnOperation() override {
+    FailureOr<DeviceProfile> profile =
+        resolveProfile(givenProfile, profilePath, getOperation());
+    if (failed(profile))
+      return signalPassFailure();
     FailureOr<func::FuncOp> function = getTileFunction(getOperation());
     if (failed(function))
       return signalPassFailure();
@@ -27,13 +36,16 @@ struct FormKernelsPass
         op.emitError("kernels are already formed");
         return signalPassFailure();
       }
-    KernelPlan plan = formKernels(*function);
+    KernelPlan plan = formKernels(*function, *profile);
     writeKernels(*function, plan);
   }
+
+  std::optional<DeviceProfile> givenProfile;
 };
 
 } // namespace
 
-std::unique_ptr<Pass> tilec::createFormKernelsPass() {
-  return std::make_unique<FormKernelsPass>();
+std::unique_ptr<Pass>
+tilec::createFormKernelsPass(std::optional<DeviceProfile> profile) {
+  return std::make_unique<FormKernelsPass>(std::move(profile));
 }

@@ -10,6 +10,8 @@
 #include "tilec/Lowering/KernelFormation.h"
 #include "tilec/Lowering/Schedule.h"
 
+#include "Formation/RowFusion.h"
+
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -58,7 +60,8 @@ bool readsOperands(Operation *user) { return !isa<tile::ShapeOp>(user); }
 
 class Former {
 public:
-  explicit Former(func::FuncOp function) : function(function) {}
+  Former(func::FuncOp function, const DeviceProfile &profile)
+      : function(function), profile(profile) {}
   KernelPlan run();
 
 private:
@@ -79,6 +82,7 @@ private:
   void nameGroups();
 
   func::FuncOp function;
+  const DeviceProfile &profile;
   KernelPlan plan;
 };
 
@@ -96,7 +100,7 @@ int Former::getProducerGroup(Value value) {
 
 bool Former::canJoin(Operation *op, unsigned group) {
   const KernelGroup &target = plan.groups[group];
-  if (target.kind == KernelKind::Copy)
+  if (target.kind == KernelKind::Copy || target.kind == KernelKind::Row)
     return false;
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   if (type.getShape() != target.type.getShape())
@@ -174,11 +178,36 @@ void Former::markStoredValues(func::ReturnOp returnOp) {
 
 KernelPlan Former::run() {
   Block &body = function.getBody().front();
+  // Row kernels take their chains whole, from the chain's first op; a chain
+  // whose rows do not fit on chip says why at its reduction's kernel.
+  llvm::DenseMap<Operation *, const RowChain *> chainStarts;
+  llvm::DenseSet<Operation *> inRowKernel;
+  std::vector<RowChain> chains = findRowChains(function, profile);
+  for (const RowChain &chain : chains) {
+    chainStarts[chain.ops.front()] = &chain;
+    if (chain.whyNotFused.empty())
+      inRowKernel.insert(chain.ops.begin(), chain.ops.end());
+  }
   for (Operation &op : body.without_terminator()) {
+    if (const RowChain *chain = chainStarts.lookup(&op);
+        chain && chain->whyNotFused.empty()) {
+      unsigned group = startGroup(&op, KernelKind::Row);
+      plan.groups[group].type = chain->rowType;
+      for (Operation *member : llvm::drop_begin(chain->ops))
+        addToGroup(member, group);
+      continue;
+    }
+    if (inRowKernel.count(&op))
+      continue;
     if (isa<tile::ReshapeOp>(op))
       continue;
     if (isa<tile::ContractOp>(op)) {
-      startGroup(&op, KernelKind::Contraction);
+      unsigned group = startGroup(&op, KernelKind::Contraction);
+      if (const RowChain *chain = chainStarts.lookup(&op))
+        plan.groups[group].splitReason =
+            "not a row kernel with the " +
+            std::to_string(chain->ops.size() - 1) +
+            " ops after it that use its rows: " + chain->whyNotFused;
       continue;
     }
     if (isGenerator(&op)) {
@@ -240,6 +269,7 @@ void Former::nameGroups() {
   }
 }
 
-KernelPlan lowering::formKernels(func::FuncOp function) {
-  return Former(function).run();
+KernelPlan lowering::formKernels(func::FuncOp function,
+                                 const DeviceProfile &profile) {
+  return Former(function, profile).run();
 }

@@ -72,6 +72,9 @@ void emitReductionContraction(KernelContext &context);
 /// The second pass of a reduction with several work-groups per element
 /// (ReductionContraction.cpp).
 void emitPartialCombination(KernelContext &context);
+/// Reductions over rows with the ops that broadcast them back over the rows
+/// (RowKernel.cpp).
+void emitRowKernel(KernelContext &context);
 
 } // namespace lowering
 } // namespace tilec

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBodies/ContractionNest.h"
+#include "KernelBodies/LocalTree.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -32,79 +33,6 @@
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::lowering;
-
-namespace {
-
-/// The work-group's partial aggregates in local memory: one array per value
-/// of an aggregate, one element per work-item. Bools are bytes there.
-class PartialArrays {
-public:
-  PartialArrays(OpBuilder &b, Location loc, const Aggregator &aggregator,
-                int64_t items)
-      : b(b), loc(loc), type(aggregator.getType()) {
-    Type element = type.isInteger(1) ? b.getI8Type() : type;
-    auto arrayType = MemRefType::get(
-        {items}, element, MemRefLayoutAttrInterface(), b.getI64IntegerAttr(3));
-    for (unsigned i = 0; i < aggregator.size(); ++i)
-      arrays.push_back(b.create<memref::AllocOp>(loc, arrayType));
-  }
-
-  SmallVector<Value> load(Value position) {
-    SmallVector<Value> values;
-    for (Value array : arrays) {
-      Value value = b.create<memref::LoadOp>(loc, array, position);
-      if (type.isInteger(1))
-        value =
-            b.create<arith::CmpIOp>(loc, arith::CmpIPredicate::ne, value,
-                                    b.create<arith::ConstantIntOp>(loc, 0, 8));
-      values.push_back(value);
-    }
-    return values;
-  }
-
-  void store(ValueRange values, Value position) {
-    for (auto [value, array] : llvm::zip(values, arrays)) {
-      Value stored = type.isInteger(1)
-                         ? b.create<arith::ExtUIOp>(loc, b.getI8Type(), value)
-                         : value;
-      b.create<memref::StoreOp>(loc, stored, array, position);
-    }
-  }
-
-private:
-  OpBuilder &b;
-  Location loc;
-  Type type;
-  SmallVector<Value> arrays;
-};
-
-} // namespace
-
-/// The builder inside `if (condition)`, until the guard dies.
-static OpBuilder::InsertionGuard enterIf(OpBuilder &b, Location loc,
-                                         Value condition) {
-  auto ifOp = b.create<scf::IfOp>(loc, condition, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  return guard;
-}
-
-/// Combines the partials of the `sharers` work-items of each element of a
-/// work-group (a power of two; work-item `item` is sharer item / `stride` of
-/// element item % `stride`) into its first sharer's: at each step the lower
-/// half of the active sharers adds the partial of its partner in the upper
-/// half.
-static void emitTree(OpBuilder &b, Location loc, IndexBuilder &index,
-                     Aggregator &aggregator, PartialArrays &partials,
-                     Value item, int64_t sharers, int64_t stride = 1) {
-  for (int64_t half = sharers / 2; half >= 1; half /= 2) {
-    b.create<gpu::BarrierOp>(loc);
-    auto inLowerHalf = enterIf(b, loc, index.lessThan(item, half * stride));
-    Value partner = index.add(item, index.constant(half * stride));
-    partials.store(
-        aggregator.combine(partials.load(item), partials.load(partner)), item);
-  }
-}
 
 /// Finishes element `element` (at `coords`) from the aggregate `total` of
 /// its tuples: adds the initial value (the `default` element), rounds, runs

@@ -32,6 +32,8 @@ static const char *getScheduleName(ScheduleKind kind) {
     return "partial combination";
   case ScheduleKind::ImplicitGemm:
     return "implicit GEMM";
+  case ScheduleKind::RowFused:
+    return "row";
   }
   llvm_unreachable("unknown schedule kind");
 }
@@ -129,6 +131,17 @@ void HostLowering::printExplanation(const KernelInfo &info,
   case KernelKind::Copy:
     os << "  computes: a copy into output " << group.copyOutput;
     break;
+  case KernelKind::Row: {
+    unsigned reductions = llvm::count_if(
+        group.ops, [](Operation *op) { return isa<tile::ContractOp>(op); });
+    unsigned others = llvm::count_if(group.ops, [](Operation *op) {
+      return !isa<tile::ContractOp, tile::ReshapeOp>(op);
+    });
+    os << "  computes: " << pluralize(reductions, "reduction")
+       << " over the rows and " << pluralize(others, "elementwise op")
+       << " fused into one row kernel";
+    break;
+  }
   }
   os << " over " << group.type << "\n";
   if (!group.splitReason.empty())
@@ -149,6 +162,12 @@ void HostLowering::printExplanation(const KernelInfo &info,
        << "\n";
   if (s.kind == ScheduleKind::ReductionContraction)
     printSharing(info);
+  if (s.kind == ScheduleKind::RowFused)
+    os << "  rows: " << s.rowsPerGroup << " per work-group, "
+       << s.localSize[0] / s.rowsPerGroup << " work-items per row holding "
+       << s.rowSteps << " elements each in registers; each reduction is a "
+       << "tree of " << llvm::Log2_64(uint64_t(s.localSize[0] / s.rowsPerGroup))
+       << " steps in local memory\n";
   if (s.kind == ScheduleKind::PartialCombination && !s.treeCombination)
     os << "  combines: the partials of " << s.partialGroups
        << " work-groups per element, in order, one work-item per element\n";

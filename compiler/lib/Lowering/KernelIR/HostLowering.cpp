@@ -89,6 +89,13 @@ static Schedule restrictToRows(Schedule schedule, int64_t rows,
     schedule.activeItems = matmul.batch * matmul.m * matmul.n;
     break;
   }
+  case ScheduleKind::RowFused: {
+    int64_t lanes = schedule.localSize[0] / schedule.rowsPerGroup;
+    int64_t blocks = llvm::divideCeil(rows, schedule.rowsPerGroup);
+    schedule.numGroups[0] = std::min(schedule.numGroups[0], blocks);
+    schedule.activeItems = rows * lanes;
+    break;
+  }
   case ScheduleKind::ReductionContraction:
   case ScheduleKind::PartialCombination:
   case ScheduleKind::ImplicitGemm:
@@ -320,6 +327,9 @@ LogicalResult HostLowering::emitKernel(
     break;
   case ScheduleKind::PartialCombination:
     emitPartialCombination(kernelContext);
+    break;
+  case ScheduleKind::RowFused:
+    emitRowKernel(kernelContext);
     break;
   }
 

@@ -26,7 +26,7 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       walk.width, walk.steps, walk.groupSteps, walk.vectorAccesses,
       walk.accesses, s.split.mergedLevels, s.split.stridedLevel,
       s.split.contiguous, s.elementsPerGroup, s.partialGroups,
-      s.treeCombination, s.compensated,
+      s.treeCombination, s.compensated, s.rowsPerGroup, s.rowSteps,
       FloatAttr::get(Float64Type::get(context), s.loopPasses), s.localMemBytes,
       s.registers, s.reason);
 }
@@ -57,13 +57,17 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   s.partialGroups = attr.getPartialGroups();
   s.treeCombination = attr.getTreeCombination();
   s.compensated = attr.getCompensated();
+  s.rowsPerGroup = attr.getRowsPerGroup();
+  s.rowSteps = attr.getRowSteps();
   s.loopPasses = attr.getLoopPasses().getValueAsDouble();
   s.localMemBytes = attr.getLocalMemBytes();
   s.registers = attr.getRegisters();
   s.reason = attr.getReason().str();
   bool contraction = group.kind == KernelKind::Contraction;
   bool perElement = s.kind == ScheduleKind::PerElement;
-  if (contraction == perElement)
+  bool row = group.kind == KernelKind::Row;
+  if (row != (s.kind == ScheduleKind::RowFused) ||
+      (!row && contraction == perElement))
     return emitError(loc) << "`" << tile::stringifyKernelKind(group.kind)
                           << "` kernels cannot run the `"
                           << tile::stringifyScheduleKind(s.kind)
@@ -82,6 +86,16 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
     return emitError(loc) << "a reduction's work-group size " << s.localSize[0]
                           << " is not a multiple of its " << s.elementsPerGroup
                           << " elements per group";
+  if (s.kind == ScheduleKind::RowFused &&
+      (s.rowsPerGroup < 1 || s.localSize[0] % s.rowsPerGroup != 0 ||
+       !llvm::isPowerOf2_64(s.localSize[0] / s.rowsPerGroup) ||
+       s.rowSteps < 1 ||
+       s.rowSteps * (s.localSize[0] / s.rowsPerGroup) <
+           group.type.getDimSize(1)))
+    return emitError(loc) << "a row schedule needs a power of two of lanes "
+                             "per row (local_size over rows_per_group) that, "
+                             "with row_steps elements each, cover a row of "
+                          << group.type.getDimSize(1);
   if (s.kind == ScheduleKind::TiledContraction) {
     std::string whyNot;
     s.matmul = matchDenseMatmul(cast<tile::ContractOp>(group.ops[0]), *space,

@@ -104,6 +104,10 @@ YieldOp KernelOp::getYield() { return cast<YieldOp>(getBody()->back()); }
 RankedTensorType KernelOp::getIterationType() {
   if (getKind() == KernelKind::Copy)
     return cast<RankedTensorType>(getYield().getValues()[0].getType());
+  // A row kernel iterates over the rows its first reduction reads.
+  if (getKind() == KernelKind::Row)
+    if (auto contract = dyn_cast<ContractOp>(getBody()->front()))
+      return cast<RankedTensorType>(contract.getInputs()[0].getType());
   return cast<RankedTensorType>(getBody()->front().getResult(0).getType());
 }
 
@@ -141,6 +145,8 @@ LogicalResult KernelOp::verify() {
   Operation &first = body->front();
   if (getKind() == KernelKind::Contraction && !isa<ContractOp>(first))
     return emitOpError("a contraction kernel starts with its tile.contract");
+  if (getKind() == KernelKind::Row)
+    return verifyRowKernel();
   ArrayRef<int64_t> shape = getIterationType().getShape();
   for (Operation &op : body->without_terminator()) {
     bool elementwise =
@@ -158,5 +164,33 @@ LogicalResult KernelOp::verify() {
   for (Value value : yield.getValues())
     if (value.getParentRegion() != &getRegion())
       return emitOpError("yields a value it does not compute");
+  return success();
+}
+
+LogicalResult KernelOp::verifyRowKernel() {
+  Block *body = getBody();
+  auto first = dyn_cast<ContractOp>(body->front());
+  if (!first || first.getInputs().empty())
+    return emitOpError("a row kernel starts with a reduction over rows");
+  RankedTensorType rows = getIterationType();
+  if (rows.getRank() != 2)
+    return emitOpError("a row kernel iterates over a matrix, not ") << rows;
+  int64_t m = rows.getDimSize(0);
+  SmallVector<SmallVector<int64_t>> shapes = {
+      {m, rows.getDimSize(1)}, {m}, {m, 1}};
+  for (Operation &op : body->without_terminator()) {
+    if (!isa<ContractOp, ElementwiseOp, CastOp, ConstantOp, IndexOp, ShapeOp,
+             ReshapeOp>(op))
+      return op.emitOpError("cannot be part of a row kernel");
+    auto isRowShape = [&](ArrayRef<int64_t> shape) {
+      return llvm::any_of(shapes,
+                          [&](ArrayRef<int64_t> row) { return row == shape; });
+    };
+    if (op.getNumResults() != 1 ||
+        !isRowShape(
+            cast<RankedTensorType>(op.getResult(0).getType()).getShape()))
+      return op.emitOpError("has neither the shape of the row kernel's rows ")
+             << rows << " nor one element per row";
+  }
   return success();
 }

@@ -53,6 +53,7 @@ def Tile_KernelKind : I32EnumAttr<"KernelKind",
       I32EnumAttrCase<"Elementwise", 0, "elementwise">,
       I32EnumAttrCase<"Contraction", 1, "contraction">,
       I32EnumAttrCase<"Copy", 2, "copy">,
+      I32EnumAttrCase<"Row", 3, "row">,
     ]> {
   let cppNamespace = "::tilec::tile";
   let genSpecializedAttr = 0;
@@ -69,6 +70,7 @@ def Tile_ScheduleKind : I32EnumAttr<"ScheduleKind",
       I32EnumAttrCase<"ReductionContraction", 3, "reduction">,
       I32EnumAttrCase<"PartialCombination", 4, "partial_combination">,
       I32EnumAttrCase<"ImplicitGemm", 5, "implicit_gemm">,
+      I32EnumAttrCase<"RowFused", 6, "row">,
     ]> {
   let cppNamespace = "::tilec::tile";
   let genSpecializedAttr = 0;
@@ -138,6 +140,9 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
     Tile_CountParameter<"1">:$partial_groups,
     Tile_FlagParameter:$tree_combination,
     Tile_FlagParameter:$compensated,
+    // Row kernels (RowWalk).
+    Tile_CountParameter<"1">:$rows_per_group,
+    Tile_CountParameter<"0">:$row_steps,
     // Estimates.
     "::mlir::FloatAttr":$loop_passes,
     Tile_CountParameter<"0">:$local_mem_bytes,

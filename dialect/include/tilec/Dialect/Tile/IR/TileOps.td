@@ -181,7 +181,11 @@ def Tile_KernelOp : Op<Tile_Dialect, "kernel",
 
     `contraction` kernels start with their tile.contract, followed by the
     elementwise ops fused into its epilogue; `elementwise` kernels hold
-    elementwise ops of one shape; a `copy` kernel has no ops and yields the
+    elementwise ops of one shape; `row` kernels start with a reduction over
+    the last axis of an `[M, N]` tensor and hold the reductions over the
+    same rows, the elementwise ops over `[M, N]` and over the rows (`[M]` or
+    `[M, 1]`) and the reshapes between those (docs/scheduler.md, "Row
+    kernels"); a `copy` kernel has no ops and yields the
     value it copies (into the function result its result is returned as).
     Later passes add attributes: the schedule (`schedule`) and the memory
     plan (docs/kernel-ir.md): `chunk_bounds`, the rows 0 = b_0 < ... < b_n
@@ -204,6 +208,8 @@ def Tile_KernelOp : Op<Tile_Dialect, "kernel",
     YieldOp getYield();
     /// The shape every value of the kernel has: its iteration space.
     ::mlir::RankedTensorType getIterationType();
+    /// The verifier of a `row` kernel's body.
+    ::mlir::LogicalResult verifyRowKernel();
   }];
 }
 

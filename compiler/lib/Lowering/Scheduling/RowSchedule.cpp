@@ -1,0 +1,151 @@
+//===- RowSchedule.cpp - One kernel per block of rows ---------------------===//
+//
+// A row kernel (softmax, layer norm, ...: reductions over the last axis whose
+// results are broadcast back over the rows) runs as one kernel in which a
+// part of a work-group takes a row: its `lanes` work-items hold the row in
+// registers, lane l the elements l, l + lanes, ... (neighbouring work-items
+// read neighbouring elements), reduce it by a tree in local memory and apply
+// the elementwise ops in between, so the input is read once and the output
+// written once (docs/scheduler.md, "Row kernels").
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Lowering/Schedule.h"
+
+#include "KernelBodies/KernelEmitter.h"
+
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::lowering;
+
+/// The elements of a row each lane aims to hold: enough loads in flight per
+/// work-item to cover the memory's latency, with few tree steps.
+constexpr int64_t kRowTargetSteps = 16;
+
+/// Work-items per work-group the schedule aims for when rows are short: a
+/// work-group then takes several rows.
+constexpr int64_t kRowGroupItems = 256;
+
+/// Registers per work-item besides the row's elements (addresses, the row's
+/// reductions, counters).
+constexpr int64_t kRowBaseRegisters = 16;
+
+RowWork lowering::getRowWork(ArrayRef<Operation *> ops,
+                             RankedTensorType rowType) {
+  RowWork work;
+  work.rows = rowType.getDimSize(0);
+  work.rowLength = rowType.getDimSize(1);
+  llvm::DenseSet<Value> defined;
+  for (Operation *op : ops)
+    defined.insert(op->getResult(0));
+  llvm::SetVector<Value> loaded;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (defined.count(operand) || (producer && isGenerator(producer)))
+        continue;
+      if (cast<RankedTensorType>(operand.getType()).getShape() ==
+          rowType.getShape())
+        loaded.insert(operand);
+    }
+    auto contract = dyn_cast<tile::ContractOp>(op);
+    if (!contract)
+      continue;
+    ++work.reductions;
+    Type resultType = contract.getType().getElementType();
+    Type compute = getComputeType(resultType);
+    int64_t bytes = std::max<int64_t>(1, compute.getIntOrFloatBitWidth() / 8);
+    bool compensated =
+        isa<FloatType>(compute) &&
+        contract.getAggregation() == tile::AggregationKind::Add &&
+        double(work.rowLength) > kLongReduction;
+    work.compensated |= compensated;
+    work.partialBytes += bytes * (compensated ? 2 : 1);
+  }
+  work.loaded = loaded.size();
+  return work;
+}
+
+std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
+                                              const DeviceProfile &profile,
+                                              std::string &whyNot) {
+  int64_t maxItems = int64_t(llvm::bit_floor(std::min<uint64_t>(
+      profile.maxWorkGroupSize, profile.maxWorkItemSizes[0])));
+  int64_t n = std::max<int64_t>(1, work.rowLength);
+  // Lanes per row: a power of two, enough that each lane holds about
+  // kRowTargetSteps elements, within the work-group and local memory.
+  int64_t lanes = std::min<int64_t>(
+      maxItems,
+      int64_t(llvm::bit_ceil(uint64_t(llvm::divideCeil(n, kRowTargetSteps)))));
+  while (lanes > 1 &&
+         uint64_t(lanes * work.partialBytes) > profile.localMemBytes)
+    lanes /= 2;
+  int64_t steps = llvm::divideCeil(n, lanes);
+  // Each loaded row and one working value per element held in registers.
+  int64_t registers = kRowBaseRegisters + steps * (int64_t(work.loaded) + 1);
+  if (registers > kRegisterBudget) {
+    whyNot = llvm::formatv(
+        "a row of {0} elements does not fit on chip: {1} work-items (the "
+        "device's largest work-group) would each hold {2} elements of {3} "
+        "rows read, about {4} registers per work-item, more than the budget "
+        "of {5}",
+        n, lanes, steps, std::max(1u, work.loaded), registers, kRegisterBudget);
+    return std::nullopt;
+  }
+  if (uint64_t(lanes * work.partialBytes) > profile.localMemBytes) {
+    whyNot = llvm::formatv("the trees of its {0} reductions need {1} bytes of "
+                           "local memory per work-item, more than the "
+                           "device's {2} bytes hold for one",
+                           work.reductions, work.partialBytes,
+                           profile.localMemBytes);
+    return std::nullopt;
+  }
+  // Short rows: several rows per work-group, so that it has enough
+  // work-items and the device few work-groups.
+  int64_t rowsPerGroup = std::max<int64_t>(1, kRowGroupItems / lanes);
+  rowsPerGroup = std::min<int64_t>(
+      rowsPerGroup,
+      int64_t(llvm::bit_ceil(uint64_t(std::max<int64_t>(1, work.rows)))));
+  while (rowsPerGroup > 1 &&
+         (uint64_t(rowsPerGroup * lanes * work.partialBytes) >
+              profile.localMemBytes ||
+          rowsPerGroup * lanes > maxItems))
+    rowsPerGroup /= 2;
+
+  Schedule schedule;
+  schedule.kind = ScheduleKind::RowFused;
+  schedule.rowsPerGroup = rowsPerGroup;
+  schedule.rowSteps = steps;
+  schedule.localSize[0] = rowsPerGroup * lanes;
+  int64_t blocks = llvm::divideCeil(work.rows, rowsPerGroup);
+  int64_t groups = std::max<int64_t>(1, blocks);
+  if (uint64_t limit = profile.maxWorkGroupCount[0];
+      limit && uint64_t(groups) > limit)
+    groups = int64_t(limit);
+  schedule.numGroups[0] = groups;
+  schedule.activeItems = work.rows * lanes;
+  schedule.compensated = work.compensated;
+  // The work-groups walk the blocks of rows: one pass per block, plus the
+  // last test.
+  schedule.loopPasses = double(llvm::divideCeil(blocks, groups)) + 1;
+  schedule.localMemBytes = schedule.localSize[0] * work.partialBytes;
+  schedule.registers = registers;
+  std::string rowsText = rowsPerGroup == 1
+                             ? std::string("one row")
+                             : llvm::formatv("{0} rows", rowsPerGroup).str();
+  schedule.reason = llvm::formatv(
+      "reductions over rows of {0} elements with consumers that broadcast "
+      "them back over the rows, fused into one kernel that reads each row "
+      "once and writes it once: each work-group takes {1}, {2} work-items per "
+      "row, each holding {3} elements of the row in registers (work-item l "
+      "reads elements l, l + {2}, ...: coalesced), and each of the {4} row "
+      "reductions is a tree of {5} steps in local memory; {6} work-groups walk "
+      "the {7} blocks of rows",
+      n, rowsText, lanes, steps, work.reductions, llvm::Log2_64(lanes), groups,
+      blocks);
+  return schedule;
+}
