@@ -23,6 +23,8 @@ packages=(
   libpng-dev
   # docs/images/pipeline.py (the docs' pipeline picture, tested) and bench/run.py's plots
   python3-matplotlib
+  # python/examples/mandelbrot.py: writing its image as a PNG (and its test reading it)
+  python3-pil
   # the command-line parser of tilec and tile-run (header-only)
   libcli11-dev
   # the CLBlast SGEMM baseline of bench/

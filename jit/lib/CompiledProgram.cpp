@@ -84,8 +84,31 @@ static Status checkInputType(const TensorInfo &expected, DType dtype,
                    formatTensorType(expected.dtype, expected.shape));
 }
 
+namespace {
+/// Sets an executor's progress for one run (under the device's lock, since
+/// the executor is shared by every copy of the program) and clears it after.
+class ProgressScope {
+public:
+  ProgressScope(Executor &executor, const RunProgress &progress)
+      : executor(progress ? &executor : nullptr) {
+    if (progress)
+      executor.setProgress(progress);
+  }
+  ~ProgressScope() {
+    if (executor)
+      executor->setProgress(nullptr);
+  }
+  ProgressScope(const ProgressScope &) = delete;
+  ProgressScope &operator=(const ProgressScope &) = delete;
+
+private:
+  Executor *executor;
+};
+} // namespace
+
 Expected<std::vector<HostTensor>>
-CompiledProgram::run(const std::vector<HostTensor> &inputs) const {
+CompiledProgram::run(const std::vector<HostTensor> &inputs,
+                     const RunProgress &progress) const {
   if (Status status = checkInputCount(*this, inputs.size()); !status)
     return status.error();
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -95,6 +118,7 @@ CompiledProgram::run(const std::vector<HostTensor> &inputs) const {
       return status.error();
   ProgramCore &core = *state->core;
   std::lock_guard<std::mutex> guard(core.session->queueLock());
+  ProgressScope scope(*core.executor, progress);
   tilec::Expected<BundleRun> run = core.executor->run(inputs);
   if (!run)
     return run.error();
@@ -136,7 +160,8 @@ static Expected<RunInput> bindInput(const RunInput &input,
 }
 
 Expected<std::vector<std::shared_ptr<DeviceTensor>>>
-CompiledProgram::runOnDevice(const std::vector<RunInput> &inputs) const {
+CompiledProgram::runOnDevice(const std::vector<RunInput> &inputs,
+                             const RunProgress &progress) const {
   if (Status status = checkInputCount(*this, inputs.size()); !status)
     return status.error();
   ProgramCore &core = *state->core;
@@ -150,6 +175,7 @@ CompiledProgram::runOnDevice(const std::vector<RunInput> &inputs) const {
   }
   tilec::Expected<std::vector<std::shared_ptr<DeviceTensor>>> outputs = [&] {
     std::lock_guard<std::mutex> guard(core.session->queueLock());
+    ProgressScope scope(*core.executor, progress);
     return core.executor->runOnDevice(bound);
   }();
   if (!outputs)

@@ -9,10 +9,11 @@ the same f32 operations in the same order, so the counts must be equal at
 every pixel. examples/README.md explains why four iterations a call.
 
     PYTHONPATH=build/python python3 python/examples/mandelbrot.py \\
-        [--size 500] [--image counts.npy]
+        [--size 500] [--image mandelbrot.png]
 
---image saves the iteration counts as a .npy file (int32, size x size): the
-package has no PNG writer without a new dependency.
+--image writes the image as an 8-bit RGB PNG (size x size) through Pillow,
+coloured as the C++ example colours it: black inside the set, a
+blue-to-white ramp outside by escape time.
 """
 
 import argparse
@@ -82,10 +83,22 @@ def render_with_numpy(re, im) -> np.ndarray:
     return count
 
 
+def write_image(path: str, counts: np.ndarray) -> None:
+    """The C++ example's colours (examples/mandelbrot.cpp): t = count / 100
+    outside the set gives (255 t, 255 t, 128 + 127 t), truncated to bytes."""
+    # Imported here: the example needs Pillow only to write an image.
+    from PIL import Image
+
+    t = counts.astype(np.float64) / ITERATIONS
+    rgb = np.stack([255 * t, 255 * t, 128 + 127 * t], axis=-1).astype(np.uint8)
+    rgb[counts >= ITERATIONS] = 0
+    Image.fromarray(rgb, mode="RGB").save(path, format="PNG")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=500)
-    parser.add_argument("--image", help="save the counts to this .npy file")
+    parser.add_argument("--image", help="write the image to this PNG file")
     args = parser.parse_args()
     if not 1 <= args.size <= 100_000:
         parser.error(f"'{args.size}' is not an image size (1 to 100000)")
@@ -94,7 +107,7 @@ def main() -> int:
     step = tilec.compile(mandelbrot_source(False), name="mandelbrot_step.tile")
     re, im = plane(args.size)
     start.program(re, im)  # compile before the clock starts
-    state = np.empty((args.size, args.size), np.float32)
+    state = np.zeros((args.size, args.size), np.float32)
     step.program(state, state, state.astype(np.int32), re, im)
 
     began = time.perf_counter()
@@ -111,8 +124,8 @@ def main() -> int:
           f"NumPy {numpy_seconds:.3f} s, {differing} differing pixels, "
           f"{np.count_nonzero(counts == ITERATIONS)} pixels in the set")
     if args.image:
-        np.save(args.image, counts)
-        print(f"wrote {args.image} ({args.size}x{args.size} int32 counts)")
+        write_image(args.image, counts)
+        print(f"wrote {args.image} ({args.size}x{args.size} PNG)")
     return 0 if differing == 0 else 1
 
 

@@ -9,12 +9,16 @@
 // of dtypes and shapes is the C++ jit::Function's business.
 //
 // Device work (opening a device, compiling, running, reading back) runs with
-// the GIL released, so other Python threads go on meanwhile.
+// the GIL released, so other Python threads go on meanwhile. A run streamed
+// through the device draws the tools' progress bar on the process's stderr
+// where that is a terminal (ProgressBar.h; docs/python.md says why a
+// notebook shows none).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Arrays.h"
 #include "Errors.h"
+#include "ProgressBar.h"
 
 #include "tilec/Runtime/Plural.h"
 
@@ -125,7 +129,9 @@ runOnDevice(const jit::CompiledProgram &program, const RunArguments &args) {
   std::vector<RunInput> inputs = args.runInputs();
   jit::Expected<std::vector<std::shared_ptr<DeviceTensor>>> outputs = [&] {
     py::gil_scoped_release release;
-    return program.runOnDevice(inputs);
+    ProgressBar bar("device");
+    return program.runOnDevice(
+        inputs, [&](size_t done, size_t total) { bar.update(done, total); });
   }();
   return valueOrRaise(std::move(outputs));
 }
@@ -142,7 +148,10 @@ py::list run(const jit::CompiledProgram &program, const py::list &arguments) {
   }
   jit::Expected<std::vector<HostTensor>> outputs = [&] {
     py::gil_scoped_release release;
-    return program.run(args.hostTensors);
+    ProgressBar bar("device");
+    return program.run(args.hostTensors, [&](size_t done, size_t total) {
+      bar.update(done, total);
+    });
   }();
   for (HostTensor &output : valueOrRaise(std::move(outputs)))
     result.append(toArray(std::move(output)));

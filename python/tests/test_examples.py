@@ -42,10 +42,21 @@ def test_logistic_regression():
 
 
 def test_mandelbrot(tmp_path):
-    image = tmp_path / "counts.npy"
+    image = tmp_path / "mandelbrot.png"
     lines = run_example("mandelbrot.py", "--size", "96", "--image", str(image))
     assert lines[0].startswith("Mandelbrot set, 100 iterations, device: ")
     assert "0 differing pixels" in lines[1]
-    counts = np.load(image)
-    assert counts.shape == (96, 96) and counts.dtype == np.int32
-    assert counts.min() >= 1 and counts.max() == 100
+    in_set = int(re.search(r"(\d+) pixels in the set", lines[1]).group(1))
+    assert lines[2] == f"wrote {image} (96x96 PNG)"
+    from PIL import Image
+    with Image.open(image) as png:
+        assert (png.format, png.mode, png.size) == ("PNG", "RGB", (96, 96))
+        png.verify()
+    with Image.open(image) as png:
+        pixels = np.asarray(png)
+    # Black inside the set (and nowhere else: the ramp starts at blue 128).
+    black = np.all(pixels == 0, axis=-1)
+    assert 0 < in_set == int(np.count_nonzero(black))
+    # The corner c = -1.98 - 1.48i leaves |z| <= 2 after one iteration:
+    # t = 0.01, the ramp's darkest blue.
+    assert tuple(pixels[0, 0]) == (2, 2, 129)

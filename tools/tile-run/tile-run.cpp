@@ -17,6 +17,7 @@
 #include "CommandLine.h"
 #include "InputArgument.h"
 #include "OutputArguments.h"
+#include "ProgressBar.h"
 
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/Device.h"
@@ -220,7 +221,14 @@ int main(int argc, char **argv) {
     reportError(executor.error().message());
     return ExitDeviceError;
   }
-  Expected<BundleRun> run = (*executor)->run(inputs);
+  Expected<BundleRun> run = [&] {
+    // Only a run streamed through the device reports its launches (as in
+    // `tilec run`): a bar on stderr, where one is drawn (ProgressBar.h).
+    ProgressBar bar("device");
+    (*executor)->setProgress(
+        [&](size_t done, size_t total) { bar.update(done, total); });
+    return (*executor)->run(inputs);
+  }();
   if (!run) {
     reportError(run.error().message());
     return ExitDeviceError;

@@ -8,10 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ContractionPlan.h"
 #include "Evaluation.h"
 #include "IndexSpace.h"
 #include "Parallel.h"
 #include "Scalar.h"
+#include "StridedRows.h"
 #include "WorkProgress.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -24,27 +26,34 @@
 using namespace tilec;
 using namespace tilec::interp;
 
-namespace {
-
-using Int128 = __int128;
-
-/// An affine polynomial times the lcm of its denominators:
-/// poly(x) = (sum coeffs[k] * x_k + constant) / scale, all integers.
-struct ScaledPoly {
-  std::vector<int64_t> coeffs;
-  int64_t constant = 0;
-  int64_t scale = 1;
-
-  /// scale * poly(tuple), or nullopt when it overflows 128 bits.
-  std::optional<Int128> evaluate(llvm::ArrayRef<int64_t> tuple) const {
-    Int128 sum = constant;
-    for (size_t k = 0; k < coeffs.size(); ++k)
-      if (coeffs[k] != 0 &&
-          __builtin_add_overflow(sum, Int128(coeffs[k]) * tuple[k], &sum))
-        return std::nullopt;
-    return sum;
+AccessOutcome interp::locate(const AccessPlan &access,
+                             llvm::ArrayRef<int64_t> tuple,
+                             llvm::SmallVectorImpl<int64_t> &coordinates,
+                             int64_t &offset) {
+  coordinates.clear();
+  offset = 0;
+  for (size_t d = 0; d < access.indices.size(); ++d) {
+    const ScaledPoly &poly = access.indices[d];
+    std::optional<Int128> scaled = poly.evaluate(tuple);
+    if (!scaled)
+      return AccessOutcome::Overflow;
+    // Most accesses are integral (scale 1): they skip the 128-bit division,
+    // a sixth of the time of a matmul's visit.
+    Int128 coordinate = *scaled;
+    if (poly.scale != 1) {
+      if (*scaled % poly.scale != 0)
+        return AccessOutcome::Skipped;
+      coordinate = *scaled / poly.scale;
+    }
+    if (coordinate < 0 || coordinate >= access.shape[d])
+      return AccessOutcome::Skipped;
+    coordinates.push_back(static_cast<int64_t>(coordinate));
+    offset = offset * access.shape[d] + static_cast<int64_t>(coordinate);
   }
-};
+  return AccessOutcome::InBounds;
+}
+
+namespace {
 
 std::optional<ScaledPoly> scalePoly(const AffinePoly &poly,
                                     unsigned numIndices) {
@@ -73,49 +82,6 @@ std::optional<ScaledPoly> scalePoly(const AffinePoly &poly,
     return std::nullopt;
   return result;
 }
-
-/// One tensor access with the shape it indexes.
-struct AccessPlan {
-  std::vector<ScaledPoly> indices;
-  Shape shape;
-};
-
-/// Where an access lands for one index tuple.
-enum class AccessOutcome { InBounds, Skipped, Overflow };
-
-/// Computes the coordinates of `access` at `tuple` and its flat C-order
-/// offset. Skipped when a coordinate is fractional or out of bounds.
-AccessOutcome locate(const AccessPlan &access, llvm::ArrayRef<int64_t> tuple,
-                     llvm::SmallVectorImpl<int64_t> &coordinates,
-                     int64_t &offset) {
-  coordinates.clear();
-  offset = 0;
-  for (size_t d = 0; d < access.indices.size(); ++d) {
-    const ScaledPoly &poly = access.indices[d];
-    std::optional<Int128> scaled = poly.evaluate(tuple);
-    if (!scaled)
-      return AccessOutcome::Overflow;
-    // Most accesses are integral (scale 1): they skip the 128-bit division,
-    // a sixth of the time of a matmul's visit.
-    Int128 coordinate = *scaled;
-    if (poly.scale != 1) {
-      if (*scaled % poly.scale != 0)
-        return AccessOutcome::Skipped;
-      coordinate = *scaled / poly.scale;
-    }
-    if (coordinate < 0 || coordinate >= access.shape[d])
-      return AccessOutcome::Skipped;
-    coordinates.push_back(static_cast<int64_t>(coordinate));
-    offset = offset * access.shape[d] + static_cast<int64_t>(coordinate);
-  }
-  return AccessOutcome::InBounds;
-}
-
-/// A constraint 0 <= poly < bound as 0 <= scale * poly < scale * bound.
-struct ConstraintPlan {
-  ScaledPoly poly;
-  Int128 scaledBound = 0;
-};
 
 /// Builds the inequalities whose integer points hold every valid tuple.
 class InequalityBuilder {
@@ -208,9 +174,10 @@ std::string formatTuple(llvm::ArrayRef<std::string> names,
 class ContractionEvaluator {
 public:
   ContractionEvaluator(const Statement &statement,
-                       const Contraction &contraction, const TensorTable &table)
+                       const Contraction &contraction, const TensorTable &table,
+                       ContractionWalk walk)
       : statement(statement), contraction(contraction), table(table),
-        output(table.getProgram().tensors[statement.output]) {}
+        output(table.getProgram().tensors[statement.output]), walk(walk) {}
 
   std::optional<HostTensor> run();
 
@@ -242,19 +209,23 @@ private:
   /// threads with no element shared.
   bool outerIndexSeparatesElements() const;
   /// Visits every tuple of `nest` (on every core when the outermost variable
-  /// separates the elements); false after reporting an error.
+  /// separates the elements), a row at a time where `strided` applies;
+  /// false after reporting an error.
   bool visitAll(const LoopNest &nest);
 
   const Statement &statement;
   const Contraction &contraction;
   const TensorTable &table;
   const TensorDecl &output;
+  ContractionWalk walk;
 
   std::vector<const HostTensor *> operands;
   const HostTensor *defaults = nullptr;
   /// The output access first, then one per operand.
   std::vector<AccessPlan> accesses;
   std::vector<ConstraintPlan> constraints;
+  /// The strided walk of whole rows, when the contraction has one.
+  std::optional<StridedRows> strided;
 
   /// One accumulator per output element (floats unrounded).
   std::vector<Value> accumulators;
@@ -348,10 +319,10 @@ bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple,
   llvm::SmallVectorImpl<int64_t> &outputCoordinates = scratch.outputCoordinates;
   llvm::SmallVectorImpl<Value> &values = scratch.values;
   for (const ConstraintPlan &constraint : constraints) {
-    std::optional<Int128> scaled = constraint.poly.evaluate(tuple);
-    if (!scaled)
+    std::optional<bool> holds = constraint.holds(tuple);
+    if (!holds)
       return overflow();
-    if (*scaled < 0 || *scaled >= constraint.scaledBound)
+    if (!*holds)
       return true;
   }
   int64_t outputOffset;
@@ -422,17 +393,37 @@ bool ContractionEvaluator::visitAll(const LoopNest &nest) {
   auto visitRange = [&](int64_t first, int64_t last,
                         const ChunkState &state) -> std::optional<std::string> {
     Scratch scratch;
+    StridedRows::Scratch rowScratch;
+    std::vector<int64_t> tuple;
     std::optional<int64_t> outerValue;
-    if (llvm::Error error = nest.forEach(
-            [&](llvm::ArrayRef<int64_t> tuple) {
-              if (!tuple.empty() && outerValue != tuple[0]) {
-                if (outerValue)
-                  progress.advance(unitsPerOuterValue);
-                outerValue = tuple[0];
-              }
-              return !state.earlierChunkFailed() && visit(tuple, scratch);
-            },
-            first, last))
+    auto reachOuterValue = [&](int64_t value) {
+      if (outerValue != value) {
+        if (outerValue)
+          progress.advance(unitsPerOuterValue);
+        outerValue = value;
+      }
+    };
+    auto visitTuple = [&](llvm::ArrayRef<int64_t> tuple) {
+      if (!tuple.empty())
+        reachOuterValue(tuple[0]);
+      return !state.earlierChunkFailed() && visit(tuple, scratch);
+    };
+    llvm::Error error = llvm::Error::success();
+    if (strided)
+      error = nest.forEachRow(
+          [&](llvm::ArrayRef<int64_t> outer, int64_t low, int64_t high) {
+            if (state.earlierChunkFailed())
+              return false;
+            if (!strided->foldRow(outer, low, high, accumulators, rowScratch))
+              return LoopNest::forEachInRow(outer, low, high, tuple,
+                                            visitTuple);
+            reachOuterValue(outer.empty() ? low : outer[0]);
+            return true;
+          },
+          first, last);
+    else
+      error = nest.forEach(visitTuple, first, last);
+    if (error)
       return llvm::toString(std::move(error));
     if (outerValue && !scratch.error)
       progress.advance(unitsPerOuterValue);
@@ -477,6 +468,10 @@ std::optional<HostTensor> ContractionEvaluator::run() {
       return std::nullopt;
   if (!planConstraints(inequalities))
     return std::nullopt;
+  if (walk == ContractionWalk::StridedRows)
+    if (std::optional<StridedRows> rows = StridedRows::plan(
+            contraction, output.dtype, accesses, constraints, operands))
+      strided.emplace(std::move(*rows));
 
   llvm::Expected<LoopNest> nest =
       LoopNest::build(contraction.indexNames, inequalities.take());
@@ -505,6 +500,6 @@ std::optional<HostTensor> ContractionEvaluator::run() {
 std::optional<HostTensor>
 interp::evaluateContraction(const Statement &statement,
                             const Contraction &contraction,
-                            const TensorTable &table) {
-  return ContractionEvaluator(statement, contraction, table).run();
+                            const TensorTable &table, ContractionWalk walk) {
+  return ContractionEvaluator(statement, contraction, table, walk).run();
 }

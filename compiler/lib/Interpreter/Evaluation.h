@@ -77,11 +77,22 @@ private:
   std::vector<std::optional<HostTensor>> computed;
 };
 
+/// How a contraction's tuples are visited. Both give the same results, bit
+/// for bit, and the same errors (the unit tests compare them).
+enum class ContractionWalk {
+  /// Whole rows by precomputed strides where the contraction allows it
+  /// (StridedRows.h), every other tuple as EachTuple does.
+  StridedRows,
+  /// Each tuple checked and folded on its own: the definition.
+  EachTuple,
+};
+
 /// Each evaluator returns the value of `statement`'s output, or nullopt after
 /// reporting an error at the statement (or at the expression at fault).
-std::optional<HostTensor> evaluateContraction(const Statement &statement,
-                                              const Contraction &contraction,
-                                              const TensorTable &table);
+std::optional<HostTensor>
+evaluateContraction(const Statement &statement, const Contraction &contraction,
+                    const TensorTable &table,
+                    ContractionWalk walk = ContractionWalk::StridedRows);
 std::optional<HostTensor> evaluateElementwise(const Statement &statement,
                                               const Elementwise &elementwise,
                                               const TensorTable &table);

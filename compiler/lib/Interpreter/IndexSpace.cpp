@@ -196,15 +196,43 @@ llvm::Error LoopNest::forEach(
 llvm::Error
 LoopNest::forEach(llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit,
                   int64_t outerFirst, int64_t outerLast) const {
-  if (empty)
-    return llvm::Error::success();
   if (levels.empty()) {
-    visit({});
+    if (!empty)
+      visit({});
     return llvm::Error::success();
   }
+  std::vector<int64_t> tuple;
+  return forEachRow(
+      [&](llvm::ArrayRef<int64_t> outer, int64_t low, int64_t high) {
+        return forEachInRow(outer, low, high, tuple, visit);
+      },
+      outerFirst, outerLast);
+}
+
+bool LoopNest::forEachInRow(
+    llvm::ArrayRef<int64_t> outer, int64_t low, int64_t high,
+    std::vector<int64_t> &tuple,
+    llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit) {
+  tuple.assign(outer.begin(), outer.end());
+  tuple.push_back(low);
+  for (int64_t x = low;; ++x) {
+    tuple.back() = x;
+    if (!visit(tuple))
+      return false;
+    if (x == high)
+      return true;
+  }
+}
+
+llvm::Error LoopNest::forEachRow(
+    llvm::function_ref<bool(llvm::ArrayRef<int64_t>, int64_t, int64_t)>
+        visitRow,
+    int64_t outerFirst, int64_t outerLast) const {
+  if (empty || levels.empty())
+    return llvm::Error::success();
   std::vector<int64_t> tuple(levels.size());
   llvm::Expected<bool> completed =
-      forEachFrom(0, tuple, visit, {outerFirst, outerLast});
+      forEachRowFrom(0, tuple, visitRow, {outerFirst, outerLast});
   if (!completed)
     return completed.takeError();
   return llvm::Error::success();
@@ -247,10 +275,11 @@ LoopNest::getBounds(unsigned level, llvm::ArrayRef<int64_t> tuple) const {
   return std::make_pair(static_cast<int64_t>(low), static_cast<int64_t>(high));
 }
 
-llvm::Expected<bool>
-LoopNest::forEachFrom(unsigned level, std::vector<int64_t> &tuple,
-                      llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit,
-                      std::pair<int64_t, int64_t> outer) const {
+llvm::Expected<bool> LoopNest::forEachRowFrom(
+    unsigned level, std::vector<int64_t> &tuple,
+    llvm::function_ref<bool(llvm::ArrayRef<int64_t>, int64_t, int64_t)>
+        visitRow,
+    std::pair<int64_t, int64_t> outer) const {
   llvm::Expected<std::pair<int64_t, int64_t>> bounds =
       getBounds(level, llvm::ArrayRef<int64_t>(tuple).take_front(level));
   if (!bounds)
@@ -263,18 +292,15 @@ LoopNest::forEachFrom(unsigned level, std::vector<int64_t> &tuple,
   if (low > high)
     return true;
 
-  bool innermost = level + 1 == levels.size();
+  if (level + 1 == levels.size())
+    return visitRow(llvm::ArrayRef<int64_t>(tuple).take_front(level), low,
+                    high);
   for (int64_t x = low;; ++x) {
     tuple[level] = x;
-    if (innermost) {
-      if (!visit(tuple))
-        return false;
-    } else {
-      llvm::Expected<bool> completed =
-          forEachFrom(level + 1, tuple, visit, outer);
-      if (!completed || !*completed)
-        return completed;
-    }
+    llvm::Expected<bool> completed =
+        forEachRowFrom(level + 1, tuple, visitRow, outer);
+    if (!completed || !*completed)
+      return completed;
     if (x == high)
       return true;
   }

@@ -56,6 +56,23 @@ public:
   llvm::Error forEach(llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit,
                       int64_t outerFirst, int64_t outerLast) const;
 
+  /// Visits the same tuples as forEach(visit, outerFirst, outerLast), a row
+  /// at a time: `visitRow(outer, low, high)` stands for the tuples
+  /// (outer..., x) for x from low to high, where `outer` holds the values of
+  /// every variable but the innermost. A nest without variables has no rows
+  /// (its one empty tuple is forEach's). `visitRow` returns false to stop.
+  llvm::Error forEachRow(llvm::function_ref<bool(llvm::ArrayRef<int64_t> outer,
+                                                 int64_t low, int64_t high)>
+                             visitRow,
+                         int64_t outerFirst, int64_t outerLast) const;
+
+  /// Calls `visit` with each tuple of the row (outer..., x), x from low to
+  /// high, in `tuple`; false when `visit` stopped.
+  static bool
+  forEachInRow(llvm::ArrayRef<int64_t> outer, int64_t low, int64_t high,
+               std::vector<int64_t> &tuple,
+               llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit);
+
   /// The values the outermost variable takes in forEach, as [first, last];
   /// nullopt when forEach visits nothing or the nest has no variable. Fails
   /// only when a bound overflows int64.
@@ -67,12 +84,13 @@ private:
   /// low > high). Fails when a bound overflows int64.
   llvm::Expected<std::pair<int64_t, int64_t>>
   getBounds(unsigned level, llvm::ArrayRef<int64_t> tuple) const;
-  /// Visits the tuples that extend tuple[0..level), the outermost variable
+  /// Visits the rows that extend tuple[0..level), the outermost variable
   /// limited to `outer`; false when stopped.
-  llvm::Expected<bool>
-  forEachFrom(unsigned level, std::vector<int64_t> &tuple,
-              llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> visit,
-              std::pair<int64_t, int64_t> outer) const;
+  llvm::Expected<bool> forEachRowFrom(
+      unsigned level, std::vector<int64_t> &tuple,
+      llvm::function_ref<bool(llvm::ArrayRef<int64_t>, int64_t, int64_t)>
+          visitRow,
+      std::pair<int64_t, int64_t> outer) const;
 
   /// levels[k]: the inequalities of the projection onto x_0..x_k in which
   /// x_k appears.

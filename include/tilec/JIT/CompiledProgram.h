@@ -92,9 +92,13 @@ public:
 
   /// Runs the program once on `inputs` (one per inputs(), in order, each of
   /// its dtype and shape) and returns the outputs (one per outputs(), in
-  /// order) on the host. Blocks until they are read back.
+  /// order) on the host. Blocks until they are read back. `progress`, where
+  /// given, hears how far a run streamed through the device has got, on the
+  /// calling thread (Executor::setProgress: a run that fits the device whole
+  /// reports nothing).
   Expected<std::vector<HostTensor>>
-  run(const std::vector<HostTensor> &inputs) const;
+  run(const std::vector<HostTensor> &inputs,
+      const RunProgress &progress = nullptr) const;
 
   /// Runs the program once with inputs on the host (uploaded; not owned:
   /// each must outlive the call) or on the device (used in place: the
@@ -102,9 +106,11 @@ public:
   /// leaves the outputs on the device, each in storage of its own, so that
   /// they stay valid across later runs. DeviceTensor::read copies one to the
   /// host. A device tensor of another context's device, or of another dtype
-  /// or shape than its input, is an ErrorKind::InvalidArgument.
+  /// or shape than its input, is an ErrorKind::InvalidArgument. `progress`
+  /// as for run().
   Expected<std::vector<std::shared_ptr<DeviceTensor>>>
-  runOnDevice(const std::vector<RunInput> &inputs) const;
+  runOnDevice(const std::vector<RunInput> &inputs,
+              const RunProgress &progress = nullptr) const;
 
   /// run() queued on the device's run queue; the call returns at once.
   /// The queue runs one run at a time, in the order they were submitted
