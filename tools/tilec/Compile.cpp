@@ -173,9 +173,11 @@ static bool printSPIRVModules(ArrayRef<const BundleKernel *> kernels,
 }
 
 int runCompile(const CompileCommand &command) {
-  if (command.emit == EmitKind::None && !command.explain) {
+  if (command.emit == EmitKind::None && !command.explain &&
+      !command.printIRAfterAll) {
     reportError("nothing to do: pass --emit "
-                "tile|mlir|opencl|spirv|spirv-asm|msl|bundle, or --explain");
+                "tile|mlir|opencl|spirv|spirv-asm|msl|bundle, --explain or "
+                "--print-ir-after-all");
     return ExitUsageError;
   }
   if (!command.targets.empty() && command.emit != EmitKind::Bundle) {
@@ -214,9 +216,12 @@ int runCompile(const CompileCommand &command) {
   };
   std::optional<Program> program;
   std::optional<Bundle> bundle;
-  if (command.explain ||
+  if (command.explain || command.printIRAfterAll ||
       (command.emit != EmitKind::None && command.emit != EmitKind::Tile &&
        command.emit != EmitKind::Mlir)) {
+    PipelineHooks hooks;
+    if (command.printIRAfterAll)
+      hooks.printIRAfterAll = &errs();
     std::optional<CompiledSource> compiled = compileSource(
         std::move(source), command.entry, bind,
         [&](const Program &) {
@@ -226,7 +231,7 @@ int runCompile(const CompileCommand &command) {
             exitCode = ExitDeviceError;
           return profile;
         },
-        chooseTargets(command, *backend), sourceMgr);
+        chooseTargets(command, *backend), sourceMgr, hooks);
     if (!compiled)
       return exitCode;
     program = std::move(compiled->program);

@@ -146,6 +146,8 @@ struct CompileCommand {
   bool printLocations = false;
   /// Print the scheduler's choices and their reasons.
   bool explain = false;
+  /// Print the IR after each lowering pass to stderr.
+  bool printIRAfterAll = false;
   std::string outputPath;
   /// The device (`--device`) and profile file (`--profile`) to compile for.
   std::string device;

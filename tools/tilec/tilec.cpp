@@ -3,7 +3,7 @@
 // tilec compile FILE.tile --arg NAME=DTYPE[dims] ...
 //               [--emit tile|mlir|opencl|spirv|spirv-asm|msl|bundle]
 //               [--backend opencl|vulkan|metal] [--target opencl,spirv,msl]
-//               [--kernel NAME] [--explain] [-o OUT]
+//               [--kernel NAME] [--explain] [--print-ir-after-all] [-o OUT]
 // tilec run FILE.tile [--input NAME=VALUES|NAME=@FILE.npy | --arg ...
 //                     --random] [--print] [--checksum]
 //                     [--output NAME=FILE.npy] [--output-dir DIR]
@@ -36,7 +36,7 @@ struct Arguments {
   // compile
   std::string emit, compileBackend, kernel, outputPath = "-";
   std::vector<std::string> targets;
-  bool explain = false, printLocations = false;
+  bool explain = false, printLocations = false, printIRAfterAll = false;
   // run
   InputDataArguments inputData;
   OutputArguments outputs;
@@ -101,6 +101,10 @@ static void addCompileCommand(CLI::App &app, Arguments &arguments) {
                     "Print each kernel's schedule for the device, and why");
   compile->add_flag("--print-locations", arguments.printLocations,
                     "With --emit mlir, print each op's .tile source location");
+  compile->add_flag(
+      "--print-ir-after-all", arguments.printIRAfterAll,
+      "Print the `tile` module, then the IR after each lowering "
+      "pass, to stderr (as mlir-opt's --mlir-print-ir-after-all)");
   compile->add_option("-o", arguments.outputPath, "The output file")
       ->type_name("OUT");
 }
@@ -241,8 +245,9 @@ int main(int argc, char **argv) {
                            arguments.argSpecs,       *emit,
                            arguments.compileBackend, *targets,
                            arguments.kernel,         arguments.printLocations,
-                           arguments.explain,        arguments.outputPath,
-                           arguments.device,         arguments.profile};
+                           arguments.explain,        arguments.printIRAfterAll,
+                           arguments.outputPath,     arguments.device,
+                           arguments.profile};
     return runCompile(command);
   }
   if (app.got_subcommand("run")) {

@@ -51,7 +51,8 @@ specializeSource(std::unique_ptr<llvm::MemoryBuffer> source,
 std::optional<CompiledSource>
 compileSource(std::unique_ptr<llvm::MemoryBuffer> source, llvm::StringRef entry,
               BindEntry bind, ChooseProfile chooseProfile,
-              const CompileTargets &targets, llvm::SourceMgr &sourceMgr) {
+              const CompileTargets &targets, llvm::SourceMgr &sourceMgr,
+              const PipelineHooks &hooks) {
   std::optional<Program> program =
       specializeSource(std::move(source), entry, bind, sourceMgr);
   if (!program)
@@ -60,7 +61,7 @@ compileSource(std::unique_ptr<llvm::MemoryBuffer> source, llvm::StringRef entry,
   if (!profile)
     return std::nullopt;
   std::optional<Bundle> bundle =
-      compileProgram(*program, *profile, sourceMgr, targets);
+      compileProgram(*program, *profile, sourceMgr, targets, hooks);
   if (!bundle)
     return std::nullopt;
   return CompiledSource{std::move(*program), std::move(*bundle)};

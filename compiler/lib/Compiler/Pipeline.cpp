@@ -173,6 +173,18 @@ std::optional<Bundle> compileProgram(const Program &program,
   PassManager lowering(&context);
   lowering.enableVerifier(false);
   buildLoweringPipeline(lowering, profile, &explain);
+  if (hooks.printIRAfterAll) {
+    // As mlir-opt's --mlir-print-ir-after-all prints it, with the module the
+    // first pass starts from.
+    *hooks.printIRAfterAll << "// -----// IR Dump Before lowering (the `tile` "
+                              "module) //----- //\n"
+                           << *module << "\n\n";
+    lowering.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
+        /*printAfterOnlyOnFailure=*/false, *hooks.printIRAfterAll);
+  }
   if (failed(lowering.run(*module)))
     return std::nullopt;
   if (hooks.afterLowering)

@@ -84,7 +84,8 @@ struct CompiledSource {
 std::optional<CompiledSource>
 compileSource(std::unique_ptr<llvm::MemoryBuffer> source, llvm::StringRef entry,
               BindEntry bind, ChooseProfile chooseProfile,
-              const CompileTargets &targets, llvm::SourceMgr &sourceMgr);
+              const CompileTargets &targets, llvm::SourceMgr &sourceMgr,
+              const PipelineHooks &hooks = {});
 /// Front to back with the bindings and the profile known beforehand.
 std::optional<Bundle>
 compileSource(std::unique_ptr<llvm::MemoryBuffer> source, llvm::StringRef entry,

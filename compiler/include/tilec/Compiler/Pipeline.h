@@ -20,6 +20,7 @@
 
 namespace llvm {
 class SourceMgr;
+class raw_ostream;
 } // namespace llvm
 
 namespace mlir {
@@ -29,13 +30,17 @@ class ModuleOp;
 namespace tilec {
 
 /// Callbacks that run on the module between the pipeline's stages, for
-/// tests: one that corrupts the module shows how the pipeline reports a bug
-/// of its own. Empty ones do nothing.
+/// tests (one that corrupts the module shows how the pipeline reports a bug
+/// of its own), and where to print the IR as it goes. Empty ones do
+/// nothing.
 struct PipelineHooks {
   /// After the `tile` module is emitted, before it is verified.
   std::function<void(mlir::ModuleOp)> afterTileModule;
   /// After lowering to the kernel IR, before it is verified.
   std::function<void(mlir::ModuleOp)> afterLowering;
+  /// Where to print the module before lowering and after each lowering pass
+  /// (`tilec compile --print-ir-after-all`), or null.
+  llvm::raw_ostream *printIRAfterAll = nullptr;
 };
 
 /// Compiles `program` for a device described by `profile`, printing the code
