@@ -249,6 +249,8 @@ struct SPIRVSetDescriptorBindingsPass
 } // namespace
 
 void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
+  // Before the first pass that folds, which would fold max(x, -inf) to x.
+  kernels.addPass(createSPIRVKeepInfinityOperandsExactPass());
   kernels.addPass(createSPIRVExpandMathPass());
   kernels.addPass(createSPIRVRoundFloatConversionsPass());
   kernels.addPass(createSPIRVScalarizeVectorAccessesPass());
