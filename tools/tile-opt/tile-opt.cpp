@@ -111,14 +111,17 @@ int main(int argc, char **argv) {
   if (failed(tilec::tools::checkInputIR(kTool, *input, registry, inputOptions)))
     return 1;
 
-  if (config.shouldVerifyPasses()) {
-    MlirOptMainConfig pipeline = config;
-    config.setPassPipelineSetupFn([pipeline](PassManager &pm) {
+  // A pass's error names the IR at its location; the operation's generic
+  // form is MLIR's view, not the user's file.
+  MlirOptMainConfig pipeline = config;
+  config.setPassPipelineSetupFn([pipeline](PassManager &pm) {
+    pm.getContext()->printOpOnDiagnostic(false);
+    if (pipeline.shouldVerifyPasses()) {
       pm.enableVerifier(false);
       pm.addInstrumentation(std::make_unique<VerifyAfterEachPass>());
-      return pipeline.setupPassPipeline(pm);
-    });
-  }
+    }
+    return pipeline.setupPassPipeline(pm);
+  });
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &message);
   if (!output) {

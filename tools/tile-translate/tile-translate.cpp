@@ -45,10 +45,16 @@ int main(int argc, char **argv) {
                      "-----` without a value) and translate each alone"),
       llvm::cl::init(""));
   llvm::cl::opt<const Translation *, false, TranslationParser> translation(
-      "", llvm::cl::desc("Translation to perform"), llvm::cl::Required);
+      "", llvm::cl::desc("Translation to perform"));
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   llvm::cl::ParseCommandLineOptions(argc, argv, "tile translation driver\n");
+  if (!translation) {
+    llvm::errs() << kTool
+                 << ": error: no translation given: --kernel-ir-to-opencl or "
+                    "--kernel-ir-to-spirv\n";
+    return 2;
+  }
   // `--split-input-file` alone means the default marker.
   if (splitMarker.getNumOccurrences() && splitMarker.empty())
     splitMarker = kDefaultSplitMarker;
@@ -78,6 +84,9 @@ int main(int argc, char **argv) {
     auto sourceMgr = std::make_shared<llvm::SourceMgr>();
     sourceMgr->AddNewSourceBuffer(std::move(chunk), llvm::SMLoc());
     MLIRContext context(MLIRContext::Threading::DISABLED);
+    // The translation's errors name the IR at its location, without MLIR's
+    // dump of the operation.
+    context.printOpOnDiagnostic(false);
     SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
     return (*translation)(sourceMgr, os, &context);
   };
