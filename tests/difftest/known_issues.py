@@ -12,27 +12,10 @@ import re
 
 KNOWN_ISSUES = [
     {
-        "id": "vulkan-sign-of-zero",
-        "reason": "Vulkan: sign(x) of 0, -0 and NaN gives -0.0 where docs/language.md "
-                  "says 0 (the reference and OpenCL give +0.0): `1.0 / sign(A)` is -inf",
-        "backend": "vulkan", "kind": "mismatch",
-        "detail": r": -inf, reference inf\b",
-        "source": r"\bsign\(",
-    },
-    {
-        "id": "max-min-aggregation-of-only-nan",
-        "reason": "a `>` or `<` float aggregation whose every value is NaN: the reference "
-                  "and OpenCL give the initial value (-inf, +inf), Vulkan NaN; "
-                  "docs/language.md says NaN (\"ignored unless every value is NaN\")",
-        "backend": "vulkan", "kind": "mismatch",
-        "detail": r": nan, reference -?inf$",
-        "source": r"= [<>]\(",
-    },
-    {
         "id": "vulkan-trigonometry-out-of-range",
         "reason": "Vulkan bounds the error of sin and cos only on [-pi, pi] (and tan through "
                   "them): lavapipe's cos(-3.4e38) is 1.0, the reference's 0.853; "
-                  "docs/language.md lets a device's builtins differ within its accuracy",
+                  "docs/language.md (\"Precision\") sets no accuracy there for Vulkan",
         "backend": "vulkan", "kind": "mismatch",
         "source": r"\b(sin|cos|tan)\(",
     },

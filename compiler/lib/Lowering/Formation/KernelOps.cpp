@@ -15,6 +15,21 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::lowering;
 
+/// `type` is what a `tile` value may be: a statically shaped tensor of a
+/// Tile dtype (TileOps.td's Tile_Tensor).
+static bool isTileTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return false;
+  Type element = tensor.getElementType();
+  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
+    return true;
+  return llvm::any_of(ArrayRef<unsigned>{1, 8, 16, 32, 64}, [&](unsigned w) {
+    return element.isSignlessInteger(w) ||
+           (w > 1 && element.isUnsignedInteger(w));
+  });
+}
+
 FailureOr<func::FuncOp> lowering::getTileFunction(ModuleOp module) {
   auto functions = module.getOps<func::FuncOp>();
   if (std::distance(functions.begin(), functions.end()) != 1)
@@ -23,6 +38,15 @@ FailureOr<func::FuncOp> lowering::getTileFunction(ModuleOp module) {
   func::FuncOp function = *functions.begin();
   if (!function.getBody().hasOneBlock())
     return emitError(function.getLoc()) << "expected a single-block function";
+  // The passes size buffers and kernels from the signature.
+  FunctionType signature = function.getFunctionType();
+  for (Type type :
+       llvm::concat<const Type>(signature.getInputs(), signature.getResults()))
+    if (!isTileTensor(type))
+      return emitError(function.getLoc())
+             << "lowering expects arguments and results that are tensors of "
+                "static shape and a Tile dtype, found "
+             << type;
   for (Operation &op : function.getBody().front()) {
     if (!isa<tile::TileDialect>(op.getDialect()) && !isa<func::ReturnOp>(op))
       return emitError(op.getLoc())

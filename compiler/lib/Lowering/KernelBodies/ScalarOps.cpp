@@ -148,9 +148,13 @@ Value ScalarBuilder::sign(Value x) {
   Value one = constant(1);
   if (isUnsigned())
     return select(positive, one, zero);
-  // NaN and -0 compare neither greater nor less: sign is 0.
+  // NaN and -0 compare neither greater nor less: sign is +0. The -1 is the
+  // outer choice: Mesa rewrites a select of -1.0 or -0.0 to -(float)c and
+  // takes +0.0 for -0.0 when it matches, so `c ? -1 : +0` gave -0 for a
+  // false c on lavapipe (SignedZeroInfNanPreserve or not); a select of 1.0
+  // or +0.0 becomes (float)c, +0.
   Value negative = compare(ElementwiseKind::Lt, x, zero);
-  return select(positive, one, select(negative, constant(-1), zero));
+  return select(negative, constant(-1), select(positive, one, zero));
 }
 
 Value ScalarBuilder::minMax(bool isMax, Value x, Value y) {

@@ -6,8 +6,8 @@
 // This file holds the structural steps (vector accesses, loops that may not
 // run, storage types, descriptor bindings), the upstream expansions, and the
 // pipeline that orders them with the math (Math/SPIRVExpandMath.cpp), the
-// float conversions (SPIRVFloatConversions.cpp) and the zero operands
-// (SPIRVZeroOperands.cpp).
+// float conversions (SPIRVFloatConversions.cpp), the infinity operands
+// (SPIRVInfinityOperands.cpp) and the zero operands (SPIRVZeroOperands.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -249,6 +249,8 @@ struct SPIRVSetDescriptorBindingsPass
 } // namespace
 
 void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
+  // Before the first pass that folds, which would fold max(x, -inf) to x.
+  kernels.addPass(createSPIRVKeepInfinityOperandsExactPass());
   kernels.addPass(createSPIRVExpandMathPass());
   kernels.addPass(createSPIRVRoundFloatConversionsPass());
   kernels.addPass(createSPIRVScalarizeVectorAccessesPass());

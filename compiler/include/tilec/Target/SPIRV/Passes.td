@@ -104,6 +104,19 @@ def SPIRVRemaindersFromQuotientsPass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def SPIRVKeepInfinityOperandsExactPass
+    : Pass<"tilec-spirv-keep-infinity-operands-exact", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Rewrite a float max with -inf and min with +inf into exact "
+                "equivalents";
+  let description = [{
+    MLIR's folder turns maxnumf(x, -inf) and minnumf(x, +inf) into x, which
+    is NaN for a NaN x where maxnumf and minnumf ignore the NaN and give the
+    infinity. Each such max and min becomes a select on x being NaN, which
+    nothing folds. Run before every folding step.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def SPIRVKeepZeroOperandsExactPass
     : Pass<"tilec-spirv-keep-zero-operands-exact", "mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrite float operations on a constant +0.0 and x - x into "
