@@ -3,7 +3,9 @@
 # tests, the GoogleTest binaries, the end-to-end suite (with its Oclgrind
 # runs, and again on Vulkan under the validation layers) and the differential
 # test's CI seeds (tests/difftest), all through lit, then the Python package's
-# pytest suite (python/tests), and checks that a second build has nothing to do. Ends with one
+# pytest suite (python/tests), and checks that a second build has nothing to do. With CI=true it
+# then runs the sanitizer stage, scripts/test-sanitized.sh: an ASan+UBSan build
+# that runs the unit, lit and an e2e subset, and each fuzzer for a fixed time. Ends with one
 # summary line "tests: N passed, N failed" that counts them all. Extra arguments go to lit (e.g.
 # --filter=Parser); the pytest suite always runs whole.
 set -uo pipefail
@@ -48,5 +50,19 @@ rm -f "$log"
 passed=$(( passed + py_passed ))
 failed=$(( failed + py_failed ))
 [ "$py_status" -eq 0 ] || status=1
+
+# With CI=true: the sanitizer build, its suites and the fuzzers (docs/testing.md).
+if [ "${CI:-}" = true ]; then
+  log=$(mktemp)
+  bash "$root/scripts/test-sanitized.sh" "$@" 2>&1 | tee "$log"
+  san_status=${PIPESTATUS[0]}
+  san_summary=$(grep -E '^tests: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
+  rm -f "$log"
+  san_passed=$(sed -nE 's/^tests: ([0-9]+) passed.*/\1/p' <<<"$san_summary")
+  san_failed=$(sed -nE 's/.* ([0-9]+) failed.*/\1/p' <<<"$san_summary")
+  passed=$(( passed + ${san_passed:-0} ))
+  failed=$(( failed + ${san_failed:-1} ))
+  [ "$san_status" -eq 0 ] || status=1
+fi
 echo "tests: $passed passed, $failed failed"
 exit "$status"

@@ -372,8 +372,8 @@ tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
     if (gemm)
       schedule.implicitGemm = *gemm;
     schedule.localSize = {threadsX, threadsY, 1};
-    schedule.numGroups = {llvm::divideCeil(matmul.n, shape.blockN),
-                          llvm::divideCeil(matmul.m, shape.blockM),
+    schedule.numGroups = {llvm::divideCeilSigned(matmul.n, shape.blockN),
+                          llvm::divideCeilSigned(matmul.m, shape.blockM),
                           matmul.batch};
     schedule.activeItems = matmul.m * matmul.n * matmul.batch;
     schedule.tile = {shape.blockM, shape.blockN, shape.regM, shape.regN,

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The sanitizer stage of scripts/test.sh (docs/testing.md, "Sanitizer
+# build"): configures and builds build-sanitize (clang-19, ASan + UBSan, with
+# the fuzzers: -DTILEC_FUZZERS=ON), runs the unit and lit suites and the e2e
+# subset below on it through lit, then each fuzzer for TILEC_FUZZ_SECONDS
+# (default 60) on its seed corpus. Any sanitizer report fails its test.
+# Ends with "tests: N passed, N failed" like test.sh, which adds it to its own.
+#   TILEC_SANITIZE_BUILD_DIR=dir   build somewhere else (default build-sanitize)
+# Extra arguments go to lit.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${TILEC_SANITIZE_BUILD_DIR:-$root/build-sanitize}
+seconds=${TILEC_FUZZ_SECONDS:-60}
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    -DTILEC_FUZZERS=ON \
+    -DLLVM_DIR=/usr/lib/llvm-19/lib/cmake/llvm \
+    -DMLIR_DIR=/usr/lib/llvm-19/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-19/build/utils/lit/lit.py \
+    -DLLVM_USE_LINKER=lld >/dev/null
+fi
+cmake --build "$build" || { echo "tests: 0 passed, 1 failed (sanitizer build failed)"; exit 1; }
+
+# halt_on_error: the first report ends the process (UBSan: -fno-sanitize-recover
+# too), so the test fails. allow_user_poisoning=0 and the leak suppressions:
+# docs/testing.md, "Sanitizer build" (LLVM's allocators shared with the
+# uninstrumented libMLIR; PoCL's allocations kept for the process's life).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:allow_user_poisoning=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan-suppressions.txt:print_suppressions=0}
+# The e2e subset: small shapes over every kind of statement (elementwise of
+# every dtype, casts, broadcasting, contractions with defaults, calls, empty
+# tensors, special values). The whole suite under ASan does not fit CI's time
+# (its reference checks of large shapes run at -O1 with every access checked).
+e2e_subset=':: (bool|broadcast|calls_mlp|casts|default|elementwise_float|elementwise_int|empty|float_specials)\.tile$'
+
+log=$(mktemp)
+/usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v "$@" \
+  "$build/tests/lit" "$build/tests/unit" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+/usr/bin/python3 /usr/lib/llvm-19/build/utils/lit/lit.py -v "$@" \
+  --filter="$e2e_subset" "$build/tests/e2e" 2>&1 | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+# The sum over both lit runs of their "Passed: N" (or "Failed: N") lines.
+count() { sed -nE "s/^ *$1 *: *([0-9]+).*/\1/p" "$log" | awk '{n += $1} END {print n + 0}'; }
+passed=$(count Passed)
+failed=$(count Failed)
+failed=$(( failed + $(grep -c '^UNRESOLVED:' "$log" || true) ))
+rm -f "$log"
+
+fuzz=$(bash "$root/tests/fuzz/run-fuzzers.sh" "$build" "$seconds" | tee /dev/stderr | tail -n1)
+fuzz_passed=$(sed -nE 's/^fuzz: ([0-9]+) passed.*/\1/p' <<<"$fuzz")
+fuzz_failed=$(sed -nE 's/.* ([0-9]+) failed$/\1/p' <<<"$fuzz")
+passed=$(( passed + ${fuzz_passed:-0} ))
+failed=$(( failed + ${fuzz_failed:-1} ))
+[ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
