@@ -85,13 +85,14 @@ def draw(path):
     arrow(ax, (cx + w + 0.3, 113), (oracle[0] - 0.3, 113))
     ax.text(cx + w + 4.5, 114.3, "Program", fontsize=9, style="italic", color="#1f3f6f")
 
-    # The four lowering passes, in one frame: compiler/lib/Lowering.
+    # The five lowering passes, in one frame: compiler/lib/Lowering.
     ax.add_patch(FancyBboxPatch((cx - 3, 36.5), 98, 50.5, boxstyle="round,pad=0.3,rounding_size=1.5",
                                 facecolor="none", edgecolor="#6a9a5f", linewidth=1.2,
                                 linestyle="--"))
-    ax.text(cx - 2, 85.2, "the four lowering passes (tile-opt --tile-lower-to-kernels)   "
+    ax.text(cx - 2, 85.2, "the five lowering passes (tile-opt --tile-lower-to-kernels)   "
             "compiler/lib/Lowering", fontsize=9.5, color="#3f6a35", fontweight="bold", va="center")
     passes = [
+        ("--tile-merge-common-expressions", "CSE", "Lowering/Formation", "each expression once"),
         ("--tile-form-kernels", "fusion", "Lowering/Formation", "+ tile.kernel ops"),
         ("--tile-schedule", "the scheduler", "Lowering/Scheduling", "+ #tile.schedule"),
         ("--tile-plan-memory", "pieces, chunks, streaming", "Lowering/MemoryPlan",
@@ -102,18 +103,18 @@ def draw(path):
     previous = conversion
     boxes = []
     for i, (name, detail, folder, records) in enumerate(passes):
-        y = 73 - 11.5 * i
-        b = box(ax, cx, y, w, 8, name, folder, MIDDLE, detail)
+        y = 75.5 - 9.3 * i
+        b = box(ax, cx, y, w, 7, name, folder, MIDDLE, detail)
         arrow(ax, bottom(previous), top(b))
-        ax.text(cx + w + 2.5, y + 4, "records: " + records if i < 3 else records,
+        ax.text(cx + w + 2.5, y + 3.5, "records: " + records if 1 <= i <= 3 else records,
                 fontsize=9.5, va="center", family="monospace", color="#2d5a27")
         previous = b
         boxes.append(b)
     ax.text(cx + w / 2 + 1.2, 90.3, "`tile` dialect   (--emit mlir)", fontsize=9, style="italic",
             color="#1f3f6f", va="center")
     profile = box(ax, 1, 59, 14, 9, "device", "", INPUT, "profile (JSON)")
-    for b in boxes[1:3]:
-        arrow(ax, (profile[0] + profile[2] + 0.3, 63.5), (b[0] - 0.3, b[1] + 4))
+    for b in boxes[1:4]:
+        arrow(ax, (profile[0] + profile[2] + 0.3, 63.5), (b[0] - 0.3, b[1] + 3.5))
 
     # The targets: each prints the kernel IR.
     opencl = box(ax, 2, 19, 30, 9, "OpenCL C printer", "Target/OpenCL", TARGET, "--emit opencl")
