@@ -3,11 +3,13 @@
 // MLIR's SPIR-V conversions translate each op to its closest SPIR-V
 // instruction, and the clone of the kernels is rewritten first where that
 // would not give the kernel IR's meaning, one pass per step (Passes.td).
-// This file holds the structural steps (vector accesses, loops that may not
-// run, storage types, descriptor bindings), the upstream expansions, and the
-// pipeline that orders them with the math (Math/SPIRVExpandMath.cpp), the
-// float conversions (SPIRVFloatConversions.cpp), the infinity operands
-// (SPIRVInfinityOperands.cpp) and the zero operands (SPIRVZeroOperands.cpp).
+// This file holds the structural steps (vector accesses of the buffers that
+// stay scalar, loops that may not run, storage types, descriptor bindings),
+// the upstream expansions, and the pipeline that orders them with the math
+// (Math/SPIRVExpandMath.cpp), the float conversions
+// (SPIRVFloatConversions.cpp), the vector buffers (SPIRVVectorBuffers.cpp),
+// the infinity operands (SPIRVInfinityOperands.cpp) and the zero operands
+// (SPIRVZeroOperands.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,7 +58,8 @@ static Value offsetIndex(ImplicitLocOpBuilder &b, Value index, int64_t offset) {
 /// vector.load and vector.store of a vector<NxT> become N scalar accesses.
 /// MLIR 19 converts them to a bitcast of the element pointer to a vector
 /// pointer, which Vulkan's logical addressing forbids (spirv-val: "not a
-/// logical pointer"); the scalars are what a driver vectorises anyway.
+/// logical pointer"). Only the buffers that SPIRVVectorBuffers.cpp leaves
+/// scalar (accessed both ways, or through two widths) still have them.
 static void scalarizeVectorAccesses(gpu::GPUModuleOp kernels) {
   SmallVector<Operation *> accesses;
   kernels.walk([&](Operation *op) {
@@ -253,6 +256,7 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVKeepInfinityOperandsExactPass());
   kernels.addPass(createSPIRVExpandMathPass());
   kernels.addPass(createSPIRVRoundFloatConversionsPass());
+  kernels.addPass(createSPIRVVectorBuffersPass());
   kernels.addPass(createSPIRVScalarizeVectorAccessesPass());
   kernels.addPass(createSPIRVGuardLoopsPass());
   kernels.addPass(createSPIRVApproximateMathPass());

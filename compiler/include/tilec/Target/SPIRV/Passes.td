@@ -43,6 +43,26 @@ def SPIRVRoundFloatConversionsPass
                            "mlir::math::MathDialect"];
 }
 
+def SPIRVVectorBuffersPass
+    : Pass<"tilec-spirv-vector-buffers", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Declare buffers accessed only through vectors as arrays of "
+                "vectors";
+  let description = [{
+    A work-group array (`memref.alloc`) or kernel argument of N elements
+    of f32, f64 or i8 ... i64 that the kernel accesses only through
+    `vector.load` and `vector.store` of one width W (N a multiple of W)
+    becomes a `memref<N/W x vector<WxT>>`, and each access a `memref.load`
+    or `memref.store` of the vector at `%i / W` (the kernel IR's `%i` is a
+    multiple of W): one OpLoad or OpStore of a vector in SPIR-V, as OpenCL
+    C's float4 accesses, instead of W scalar ones. A stored
+    `vector.from_elements` becomes `vector.insert`s into a zero vector.
+    Buffers accessed both ways are left to the scalarisation.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def SPIRVScalarizeVectorAccessesPass
     : Pass<"tilec-spirv-scalarize-vector-accesses", "mlir::gpu::GPUModuleOp"> {
   let summary = "Split vector loads and stores into scalar accesses";
