@@ -14,7 +14,8 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::lowering;
 
-/// The most tuples per element that the generic nest unrolls: a 5x5 window
+/// The most tuples per element that the generic nest unrolls where a bound
+/// depends on the output coordinate: a 5x5 window
 /// (25 bodies) is; a 7x7 one keeps its outer loop. Unrolled, a window's
 /// bounds become compile-time constants and its loads independent of one
 /// another, so a GPU issues them all before the first returns instead of
@@ -43,6 +44,15 @@ ContractionNest::ContractionNest(KernelContext &context, Aggregator &aggregator,
     --firstUnrolled;
     unrolledRanges.insert(unrolledRanges.begin(),
                           {int64_t(lower), int64_t(upper)});
+  }
+  // Loops with constant bounds all through are left to the device's
+  // compiler, which unrolls constant trip counts itself.
+  if (llvm::all_of(llvm::drop_begin(space.bounds, firstUnrolled),
+                   [](const LoopBound &bound) {
+                     return bound.constantRange.has_value();
+                   })) {
+    firstUnrolled = space.freeVars.size();
+    unrolledRanges.clear();
   }
 }
 

@@ -26,8 +26,9 @@ public:
   /// guards, one scf.for per free index with exact ceil/floor bounds,
   /// integrality checks, then the pivots, loads and combination. The
   /// innermost levels whose ranges over the output box hold at most
-  /// kUnrolledTuples tuples together (a small window) are unrolled instead:
-  /// one body per value of their range, each under its bound checks.
+  /// kUnrolledTuples tuples together (a small window), one of them with
+  /// bounds that depend on the element, are unrolled instead: one body per
+  /// value of their range, each under its bound checks.
   llvm::SmallVector<mlir::Value> emit(mlir::ValueRange initial);
   /// `initial` with the tuples of work-item `item` (of `items`) aggregated,
   /// the nest being shared as `split` says.
