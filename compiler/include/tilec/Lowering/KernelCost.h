@@ -14,6 +14,8 @@
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <utility>
+
 namespace tilec {
 namespace lowering {
 
@@ -27,6 +29,9 @@ struct TupleCount {
   /// The most iterations each loop level runs for one output element (its
   /// range over the whole output box), outermost first.
   std::vector<double> levelTrips;
+  /// The range [lower, upper] each loop level's variable takes over the
+  /// whole output box, outermost first (infinite where unbounded).
+  std::vector<std::pair<double, double>> levelRanges;
   /// The most tuples one output element can have: the product of
   /// levelTrips.
   double perElement = 0;

@@ -2,14 +2,25 @@
 
 #include "KernelBodies/ContractionNest.h"
 
+#include "tilec/Lowering/KernelCost.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <cmath>
 #include <numeric>
 
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::lowering;
+
+/// The most tuples per element that the generic nest unrolls where a bound
+/// depends on the output coordinate: a 5x5 window
+/// (25 bodies) is; a 7x7 one keeps its outer loop. Unrolled, a window's
+/// bounds become compile-time constants and its loads independent of one
+/// another, so a GPU issues them all before the first returns instead of
+/// one per trip of a loop whose bounds depend on the element.
+constexpr double kUnrolledTuples = 32;
 
 ContractionNest::ContractionNest(KernelContext &context, Aggregator &aggregator,
                                  ArrayRef<Value> coords)
@@ -18,6 +29,31 @@ ContractionNest::ContractionNest(KernelContext &context, Aggregator &aggregator,
       b(context.builder), loc(context.loc), index(b, loc),
       vars(coords.begin(), coords.end()) {
   vars.resize(space.outputRank + space.numIndices);
+  if (space.empty)
+    return;
+  TupleCount tuples = countTuples(space, system);
+  firstUnrolled = space.freeVars.size();
+  double unrolled = 1;
+  while (firstUnrolled > 0) {
+    auto [lower, upper] = tuples.levelRanges[firstUnrolled - 1];
+    double trips = std::max(0.0, upper - lower + 1);
+    if (!std::isfinite(lower) || !std::isfinite(upper) ||
+        unrolled * trips > kUnrolledTuples)
+      break;
+    unrolled *= trips;
+    --firstUnrolled;
+    unrolledRanges.insert(unrolledRanges.begin(),
+                          {int64_t(lower), int64_t(upper)});
+  }
+  // Loops with constant bounds all through are left to the device's
+  // compiler, which unrolls constant trip counts itself.
+  if (llvm::all_of(llvm::drop_begin(space.bounds, firstUnrolled),
+                   [](const LoopBound &bound) {
+                     return bound.constantRange.has_value();
+                   })) {
+    firstUnrolled = space.freeVars.size();
+    unrolledRanges.clear();
+  }
 }
 
 SmallVector<Value> ContractionNest::emit(ValueRange initial) {
@@ -129,6 +165,8 @@ SmallVector<Value> ContractionNest::emitLoops(unsigned level,
     return emitMergedLoop(state);
   if (level == space.freeVars.size())
     return emitTuple(state);
+  if (!split && level >= firstUnrolled)
+    return emitUnrolled(level, state);
   const LoopBound &bound = space.bounds[level];
   Value lower, upper;
   if (bound.constantRange) {
@@ -152,6 +190,35 @@ SmallVector<Value> ContractionNest::emitLoops(unsigned level,
     vars[space.outputRank + space.freeVars[level]] = var;
     return emitLoops(level + 1, carried);
   });
+}
+
+SmallVector<Value> ContractionNest::emitUnrolled(unsigned level,
+                                                 ValueRange state) {
+  const LoopBound &bound = space.bounds[level];
+  auto [first, last] = unrolledRanges[level - firstUnrolled];
+  Value &var = vars[space.outputRank + space.freeVars[level]];
+  SmallVector<Value> current(state);
+  for (int64_t value = first; value <= last; ++value) {
+    var = index.constant(value);
+    // ceil(num / den) <= value (value <= floor(num / den)) is
+    // num <= value * den (num >= value * den) for den > 0: no division.
+    // Constant bounds are the range itself and need no check.
+    Value valid;
+    for (const QuasiAffine &expr : bound.lower)
+      valid = index.land(valid, index.cmp(arith::CmpIPredicate::sle,
+                                          index.numerator(expr, vars),
+                                          index.constant(value * expr.den)));
+    for (const QuasiAffine &expr : bound.upper)
+      valid = index.land(valid, index.cmp(arith::CmpIPredicate::sge,
+                                          index.numerator(expr, vars),
+                                          index.constant(value * expr.den)));
+    if (bound.constantRange || !valid)
+      current = emitLoops(level + 1, current);
+    else
+      current =
+          emitIf(valid, current, [&] { return emitLoops(level + 1, current); });
+  }
+  return current;
 }
 
 SmallVector<Value> ContractionNest::emitTuple(ValueRange state) {

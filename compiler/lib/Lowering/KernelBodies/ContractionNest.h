@@ -24,7 +24,11 @@ public:
 
   /// `initial` with every valid tuple of the element aggregated: coordinate
   /// guards, one scf.for per free index with exact ceil/floor bounds,
-  /// integrality checks, then the pivots, loads and combination.
+  /// integrality checks, then the pivots, loads and combination. The
+  /// innermost levels whose ranges over the output box hold at most
+  /// kUnrolledTuples tuples together (a small window), one of them with
+  /// bounds that depend on the element, are unrolled instead: one body per
+  /// value of their range, each under its bound checks.
   llvm::SmallVector<mlir::Value> emit(mlir::ValueRange initial);
   /// `initial` with the tuples of work-item `item` (of `items`) aggregated,
   /// the nest being shared as `split` says.
@@ -38,6 +42,10 @@ private:
   mlir::Value emitCoordinateGuard();
   llvm::SmallVector<mlir::Value> emitLoops(unsigned level,
                                            mlir::ValueRange state);
+  /// Level `level` unrolled over its range [first, last] over the output
+  /// box.
+  llvm::SmallVector<mlir::Value> emitUnrolled(unsigned level,
+                                              mlir::ValueRange state);
   /// The bounds and step of this work-item's share of the iterations from
   /// `begin` to `end` (exclusive).
   std::tuple<mlir::Value, mlir::Value, mlir::Value>
@@ -71,6 +79,10 @@ private:
   IndexBuilder index;
   /// [o_0..o_{R-1}, x_0..x_{N-1}] at the current tuple.
   llvm::SmallVector<mlir::Value> vars;
+  /// The first loop level that emit() unrolls (the number of levels where
+  /// none is), and the ranges over the output box of those levels.
+  unsigned firstUnrolled = 0;
+  llvm::SmallVector<std::pair<int64_t, int64_t>> unrolledRanges;
   /// Set while emitting a shared nest.
   const WorkSplit *split = nullptr;
   mlir::Value item;

@@ -56,6 +56,7 @@ TupleCount lowering::countTuples(const ContractionSpace &space,
     for (const QuasiAffine &expr : bound.upper)
       upper = std::min(upper, std::floor(note(expr).second / expr.den));
     vars[space.outputRank + var] = Interval(lower, upper);
+    count.levelRanges.push_back(Interval(lower, upper));
     count.levelTrips.push_back(std::max(0.0, upper - lower + 1));
     count.perElement *= count.levelTrips.back();
   }
