@@ -73,8 +73,10 @@ RowWork lowering::getRowWork(ArrayRef<Operation *> ops,
 std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                                               const DeviceProfile &profile,
                                               std::string &whyNot) {
-  int64_t maxItems = int64_t(llvm::bit_floor(std::min<uint64_t>(
-      profile.maxWorkGroupSize, profile.maxWorkItemSizes[0])));
+  // At most the 256 work-items of the other linear kernels: NVIDIA's OpenCL
+  // refused softmax over rows of 8192 with 512 (the kernel's registers
+  // allowed at most 256 work-items per group on the H200).
+  int64_t maxItems = getLinearGroupSize(profile);
   int64_t n = std::max<int64_t>(1, work.rowLength);
   // Lanes per row: a power of two, enough that each lane holds about
   // kRowTargetSteps elements, within the work-group and local memory.
@@ -90,7 +92,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   if (registers > kRegisterBudget) {
     whyNot = llvm::formatv(
         "a row of {0} elements does not fit on chip: {1} work-items (the "
-        "device's largest work-group) would each hold {2} elements of {3} "
+        "largest work-group it takes) would each hold {2} elements of {3} "
         "rows read, about {4} registers per work-item, more than the budget "
         "of {5}",
         n, lanes, steps, std::max(1u, work.loaded), registers, kRegisterBudget);
