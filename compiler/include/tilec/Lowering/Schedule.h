@@ -212,6 +212,10 @@ scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
                   const IndexSystem &system, const TupleCount &tuples,
                   bool compensated, bool force, const DeviceProfile &profile);
 
+/// Whether `op` is a float `+(A * B)`, the only contractions that the tiled
+/// schedules (dense product, implicit GEMM) take; `whyNot` says why not.
+bool isFloatSumOfProducts(tile::ContractOp op, std::string &whyNot);
+
 /// Matches `op` (analysed as `space`) against the tiled schedule's shape.
 std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
                                             const ContractionSpace &space,

@@ -93,15 +93,8 @@ static ImplicitGemm::Affine toAffine(const Row &row) {
 std::optional<ImplicitGemm>
 lowering::matchImplicitGemm(tile::ContractOp op, const ContractionSpace &space,
                             const IndexSystem &system, std::string &whyNot) {
-  if (op.getAggregation() != tile::AggregationKind::Add ||
-      op.getCombination() != tile::CombinationKind::Mul) {
-    whyNot = "only +(A * B) contractions have a tiled schedule";
+  if (!isFloatSumOfProducts(op, whyNot))
     return std::nullopt;
-  }
-  if (!isa<FloatType>(op.getType().getElementType())) {
-    whyNot = "integer contractions use the generic schedule";
-    return std::nullopt;
-  }
   if (space.empty || system.inputs.size() != 2) {
     whyNot = "the index space is empty";
     return std::nullopt;

@@ -44,18 +44,24 @@ lowering::getLinearAddress(const IndexSystem::Access &access,
   return address;
 }
 
-std::optional<DenseMatmul>
-lowering::matchDenseMatmul(tile::ContractOp op, const ContractionSpace &space,
-                           const IndexSystem &system, std::string &whyNot) {
+bool lowering::isFloatSumOfProducts(tile::ContractOp op, std::string &whyNot) {
   if (op.getAggregation() != tile::AggregationKind::Add ||
       op.getCombination() != tile::CombinationKind::Mul) {
     whyNot = "only +(A * B) contractions have a tiled schedule";
-    return std::nullopt;
+    return false;
   }
   if (!isa<FloatType>(op.getType().getElementType())) {
     whyNot = "integer contractions use the generic schedule";
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
+
+std::optional<DenseMatmul>
+lowering::matchDenseMatmul(tile::ContractOp op, const ContractionSpace &space,
+                           const IndexSystem &system, std::string &whyNot) {
+  if (!isFloatSumOfProducts(op, whyNot))
+    return std::nullopt;
   if (space.empty || !space.isDenseBox()) {
     whyNot = "the index space is not a dense box (bounds depend on the "
              "output coordinates, or there are guards)";
