@@ -310,16 +310,21 @@ std::vector<double> testing::elements(const HostTensor &tensor) {
   return values;
 }
 
-RunResult testing::run(const Program &program,
-                       const std::vector<HostTensor> &inputs) {
-  RunResult result;
-  llvm::SourceMgr sourceMgr;
+void testing::captureDiagnostics(llvm::SourceMgr &sourceMgr,
+                                 std::string &diagnostics) {
   sourceMgr.setDiagHandler(
       [](const llvm::SMDiagnostic &diagnostic, void *context) {
         llvm::raw_string_ostream os(*static_cast<std::string *>(context));
         diagnostic.print("", os, /*ShowColors=*/false);
       },
-      &result.diagnostics);
+      &diagnostics);
+}
+
+RunResult testing::run(const Program &program,
+                       const std::vector<HostTensor> &inputs) {
+  RunResult result;
+  llvm::SourceMgr sourceMgr;
+  captureDiagnostics(sourceMgr, result.diagnostics);
   result.outputs = interpret(program, inputs, sourceMgr);
   return result;
 }

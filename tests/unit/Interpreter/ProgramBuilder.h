@@ -76,6 +76,10 @@ HostTensor makeTensor(DType dtype, Shape shape,
 /// Every element of `tensor` as double.
 std::vector<double> elements(const HostTensor &tensor);
 
+/// Makes `sourceMgr` append each diagnostic, printed without colours, to
+/// `diagnostics` (which must outlive it).
+void captureDiagnostics(llvm::SourceMgr &sourceMgr, std::string &diagnostics);
+
 /// Runs `program`, capturing diagnostics.
 struct RunResult {
   std::optional<std::vector<HostTensor>> outputs;

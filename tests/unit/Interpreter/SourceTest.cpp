@@ -12,7 +12,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -35,12 +34,7 @@ runSource(const std::string &source,
           const InterpretProgress &progress = nullptr) {
   SourceRun result;
   llvm::SourceMgr sourceMgr;
-  sourceMgr.setDiagHandler(
-      [](const llvm::SMDiagnostic &diagnostic, void *context) {
-        llvm::raw_string_ostream os(*static_cast<std::string *>(context));
-        diagnostic.print("", os, /*ShowColors=*/false);
-      },
-      &result.diagnostics);
+  captureDiagnostics(sourceMgr, result.diagnostics);
   unsigned bufferId = sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(source, "test.tile"), llvm::SMLoc());
   std::unique_ptr<ast::Module> module = parseModule(sourceMgr, bufferId);

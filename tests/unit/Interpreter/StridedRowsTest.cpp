@@ -14,7 +14,6 @@
 #include "WorkProgress.h"
 
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -40,12 +39,7 @@ WalkResult evaluateWith(const Program &program,
                         ContractionWalk walk) {
   WalkResult result;
   llvm::SourceMgr sourceMgr;
-  sourceMgr.setDiagHandler(
-      [](const llvm::SMDiagnostic &diagnostic, void *context) {
-        llvm::raw_string_ostream os(*static_cast<std::string *>(context));
-        diagnostic.print("", os, /*ShowColors=*/false);
-      },
-      &result.diagnostics);
+  captureDiagnostics(sourceMgr, result.diagnostics);
   InterpretProgress noProgress;
   WorkProgress progress(noProgress, 1);
   TensorTable table(program, sourceMgr, progress);
