@@ -223,8 +223,10 @@ LogicalResult KernelAnalysis::analyse(bool chooseSchedules) {
       return failure();
     if (info.schedule.partialGroups > 1 &&
         failed(verifyScheduleFits(
-            scheduleCombination(info.schedule, elements, profile), profile,
-            info.loc)))
+            scheduleCombination(info.schedule, elements,
+                                getComputeType(group.type.getElementType()),
+                                profile),
+            profile, info.loc)))
       return failure();
     collectBuffers(info, group);
     for (Value value : info.reads)

@@ -48,9 +48,10 @@ func.func @too_wide(%A: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// Only reductions share an element among work-items and work-groups.
+// Only reductions share an element among work-items and work-groups (and
+// tiled schedules their reduction among work-groups).
 func.func @shared(%A: tensor<4xf32>) -> tensor<4xf32> {
-  // CHECK: :8: error: only a `reduction` schedule shares elements (partial_groups, elements_per_group)
+  // CHECK: :8: error: only a `reduction` schedule shares elements (partial_groups, elements_per_group), and a tiled one its reduction (partial_groups)
   %0 = tile.kernel elementwise "k0_B" attributes {schedule = #tile.schedule<kind = per_element, local_size = [4, 1, 1], num_groups = [1, 1, 1], active_items = 4, walk_steps = 4, accesses = 2, partial_groups = 2, loop_passes = 0.0, registers = 17>} -> tensor<4xf32> {
     %1 = tile.ew neg %A : (tensor<4xf32>) -> tensor<4xf32>
     tile.yield %1 : tensor<4xf32>

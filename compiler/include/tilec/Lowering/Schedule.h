@@ -129,9 +129,11 @@ struct Schedule {
   /// one per neighbouring work-item (a column reduction on a GPU: coalesced
   /// loads); the group's work-items of one element share it.
   int64_t elementsPerGroup = 1;
-  /// Reduction schedules: the work-groups sharing each element. Above 1,
-  /// each group writes its partial aggregate to a temporary and a second
-  /// kernel (scheduleCombination) combines them.
+  /// Reduction schedules: the work-groups sharing each element; tiled
+  /// schedules: the parts the reduction (K) splits into ("split-K"), one
+  /// work-group per tile and part. Above 1, each group writes its partial
+  /// aggregates to a temporary and a second kernel (scheduleCombination)
+  /// combines them.
   int64_t partialGroups = 1;
   /// Partial combination: one work-group per element whose work-items share
   /// its partials and combine them by a tree in local memory (many
@@ -183,6 +185,22 @@ constexpr int64_t kCoalescedElements = 32;
 /// element one work-item that combines them in order; beyond, a work-group
 /// that shares them and combines them by a tree.
 constexpr int64_t kSerialCombination = 32;
+
+/// A tiled schedule splits its reduction (split-K) only into parts of at
+/// least this many slices: a part's work-group writes its tile of partial
+/// sums (blockM x blockN values) once, about what 2 slices load, so that
+/// writing and combining the partials stays a small share of the traffic.
+constexpr int64_t kSplitKMinSlices = 8;
+
+/// The fewest work-items of a work-group whose tiled schedule splits its
+/// reduction: two warps of NVIDIA (one wavefront of AMD's CDNA is 64).
+constexpr int64_t kSplitKMinThreads = 64;
+
+/// The smallest register tile (regM x regN) a tiled schedule counts as
+/// efficient: below it, each value read from local memory feeds too few
+/// fmas, and splitting the reduction of a larger tile fills the device
+/// better than a smaller tile does.
+constexpr int64_t kEfficientRegisterTile = 16;
 
 /// An output element aggregating more tuples than this has a long
 /// reduction: a float sum is compensated, and a few such elements get a
@@ -293,8 +311,9 @@ std::optional<Schedule> scheduleRow(const RowWork &work,
                                     const DeviceProfile &profile,
                                     std::string &whyNot);
 
-/// The reduction schedule for few elements with long reductions, else the
-/// tiled schedule where the contraction matches it and a tile fits the
+/// The tiled schedule with a split reduction where the contraction matches
+/// it and one fills the device, else the reduction schedule for few elements
+/// with long reductions, else the tiled schedule where a tile fits the
 /// device, else the generic one. `tuples` counts the contraction's work.
 Schedule scheduleContraction(tile::ContractOp op, const ContractionSpace &space,
                              const IndexSystem &system,
@@ -307,9 +326,17 @@ Schedule scheduleGeneric(int64_t elements, const ContractionSpace &space,
                          const TupleCount &tuples, bool compensated,
                          const DeviceProfile &profile);
 
-/// The second pass of `reduction` (whose partialGroups is above 1) over
-/// `elements` output elements.
-Schedule scheduleCombination(const Schedule &reduction, int64_t elements,
+/// The work-groups of `items` work-items, each using `registers` registers
+/// and `localBytes` bytes of local memory, that one compute unit keeps
+/// resident (docs/scheduler.md, "Reductions use the whole device").
+int64_t getResidentGroups(const DeviceProfile &profile, int64_t items,
+                          int64_t registers, int64_t localBytes);
+
+/// The second pass of `first` (a reduction or a split tiled schedule, whose
+/// partialGroups is above 1) over `elements` output elements, whose partial
+/// values are of `computeType` (two per partial when compensated).
+Schedule scheduleCombination(const Schedule &first, int64_t elements,
+                             mlir::Type computeType,
                              const DeviceProfile &profile);
 
 /// Narrows the staging loads of tiled schedule `schedule`, restricted to a

@@ -65,6 +65,13 @@ void emitImplicitGemmDecompose(IndexBuilder &index,
 std::pair<mlir::Value, mlir::Value>
 emitImplicitGemmAccess(IndexBuilder &index, const ImplicitGemm &gemm, bool isA,
                        mlir::Value batch, mlir::Value outer, mlir::Value k);
+/// Where value `value` (of an aggregate's `Aggregator::size()`) of the
+/// partial aggregate of work-group `part` (of `parts`) of element `element`
+/// (of `elements`) lies in the temporary of a two-pass schedule
+/// (ReductionContraction.cpp).
+mlir::Value emitPartialPosition(IndexBuilder &index, unsigned value,
+                                mlir::Value element, int64_t elements,
+                                mlir::Value part, int64_t parts);
 /// Few elements with long reductions (ReductionContraction.cpp); with
 /// several work-groups per element, the first pass, which stores the
 /// partials.

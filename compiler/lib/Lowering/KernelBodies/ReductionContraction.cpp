@@ -52,15 +52,13 @@ static void emitElementTail(KernelContext &context, Aggregator &aggregator,
   emitGroupTail(context, evaluator, 1, element);
 }
 
-/// Where value `value` (of an aggregate's `Aggregator::size()`) of the
-/// partial aggregate of work-group `part` (of `parts`) of element `element`
-/// (of `elements`) lies in the temporary of a two-pass reduction.
-static Value emitPartialPosition(IndexBuilder &index, unsigned value,
-                                 Value element, int64_t elements, Value part,
-                                 int64_t parts) {
-  // [value][element][part]: an element's partials are contiguous.
-  Value row = index.add(element, index.constant(int64_t(value) * elements));
-  return index.add(index.mul(row, parts), part);
+Value lowering::emitPartialPosition(IndexBuilder &index, unsigned value,
+                                    Value element, int64_t elements, Value part,
+                                    int64_t parts) {
+  // [value][part][element]: the work-items that store or combine
+  // neighbouring elements access neighbouring addresses.
+  Value row = index.add(part, index.constant(int64_t(value) * parts));
+  return index.add(index.mul(row, elements), element);
 }
 
 void lowering::emitReductionContraction(KernelContext &context) {

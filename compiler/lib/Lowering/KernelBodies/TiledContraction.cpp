@@ -19,6 +19,11 @@
 // size works. A chunk of a split launch computes the rows (batches) from
 // context.firstRow on; the schedule proved its vectors legal in its pieces.
 //
+// A split reduction (split-K, the schedule's partialGroups above 1) gives
+// each work-group along z one part of the slices of one tile (and batch):
+// it stores its tile's sums in the partials temporary, and the second
+// kernel (emitPartialCombination) adds the parts, then runs the epilogue.
+//
 // An implicit GEMM (ImplicitGemm.h) runs the same kernel over its flattened
 // view: each staged element's flattened row (column) and k are decomposed
 // into the contraction's indices, which give its address and its guards
@@ -72,7 +77,8 @@ private:
                                     int64_t count);
   /// blockK rank-1 updates of the register tile.
   SmallVector<Value> emitSliceProduct(ValueRange accumulators);
-  /// Combines, runs the epilogue and stores output (row r, column c).
+  /// Combines, runs the epilogue and stores output (row r, column c); of a
+  /// split reduction, stores the part's sum in the partials.
   void emitOutput(unsigned r, unsigned c, Value accumulator);
   /// `a && b`, where a null condition is true (a guard proven unneeded).
   Value emitBoth(Value a, Value b);
@@ -93,6 +99,8 @@ private:
   Type resultType, computeType;
   Value localA, localB;
   Value threadLinear, batch, rowBase, colBase;
+  /// The part of a split reduction this work-group computes (null: whole).
+  Value part;
   /// A work-item's first row and column within the work-group's tile.
   Value rowOffset, colOffset;
   int64_t threadsX = 0, threadsY = 0;
@@ -287,12 +295,6 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
     coords.push_back(row);
     coords.push_back(col);
   }
-  ElementEvaluator evaluator(index, shape, coords, context.bufferOf);
-  Value result = accumulator;
-  if (Value init = op.getInit())
-    result = emitAggregate(b, loc, tile::AggregationKind::Add, resultType,
-                           evaluator.get(init), result);
-  evaluator.define(op.getResult(), emitRound(b, loc, result, resultType));
   Value linear;
   if (gemm) {
     linear = index.linearizeBroadcast(coords, shape);
@@ -301,6 +303,19 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
     linear = index.add(
         index.mul(index.add(index.mul(batch, rows), row), matmul.n), col);
   }
+  if (part) {
+    b.create<memref::StoreOp>(
+        loc, accumulator, context.partials,
+        emitPartialPosition(index, 0, linear, op.getType().getNumElements(),
+                            part, context.schedule.partialGroups));
+    return;
+  }
+  ElementEvaluator evaluator(index, shape, coords, context.bufferOf);
+  Value result = accumulator;
+  if (Value init = op.getInit())
+    result = emitAggregate(b, loc, tile::AggregationKind::Add, resultType,
+                           evaluator.get(init), result);
+  evaluator.define(op.getResult(), emitRound(b, loc, result, resultType));
   emitGroupTail(context, evaluator, 1, linear);
 }
 
@@ -324,10 +339,17 @@ void TiledContraction::emit() {
   int64_t firstBatch = matmul.batched ? context.firstRow : 0;
   int64_t firstRow = matmul.batched ? 0 : context.firstRow;
   rowEnd = firstRow + matmul.m;
-  batch = matmul.batched
-              ? index.add(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::z),
-                          index.constant(firstBatch))
-              : index.constant(0);
+  // Along z: the batch and, of a split reduction, the part.
+  Value groupZ = b.create<gpu::BlockIdOp>(loc, gpu::Dimension::z);
+  int64_t parts = context.schedule.partialGroups;
+  if (parts > 1) {
+    SmallVector<Value> zCoords =
+        index.delinearize(groupZ, {matmul.batch, parts});
+    groupZ = zCoords[0];
+    part = zCoords[1];
+  }
+  batch = matmul.batched ? index.add(groupZ, index.constant(firstBatch))
+                         : index.constant(0);
   rowBase = index.add(
       index.constant(firstRow),
       index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::y), tile.blockM));
@@ -337,9 +359,18 @@ void TiledContraction::emit() {
   SmallVector<Value> zeros(
       tile.regM * tile.regN,
       emitIdentity(b, loc, tile::AggregationKind::Add, resultType));
+  // The slices of the reduction, or of the work-group's part of it (the
+  // scheduler made every part nonempty).
   int64_t slices = llvm::divideCeil(matmul.k, tile.blockK);
-  auto loop = b.create<scf::ForOp>(
-      loc, index.constant(0), index.constant(slices), index.constant(1), zeros);
+  Value firstSlice = index.constant(0), endSlice = index.constant(slices);
+  if (part) {
+    int64_t perPart = llvm::divideCeil(slices, parts);
+    firstSlice = index.mul(part, perPart);
+    endSlice =
+        index.min(index.add(firstSlice, index.constant(perPart)), endSlice);
+  }
+  auto loop =
+      b.create<scf::ForOp>(loc, firstSlice, endSlice, index.constant(1), zeros);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());

@@ -116,7 +116,7 @@ void HostLowering::printExplanation(const KernelInfo &info,
   switch (group.kind) {
   case KernelKind::Contraction:
     // The first of two passes stores partials; the second finishes.
-    if (s.kind == ScheduleKind::ReductionContraction && s.partialGroups > 1) {
+    if (s.kind != ScheduleKind::PartialCombination && s.partialGroups > 1) {
       os << "  computes: the partial aggregates of a contraction";
       break;
     }
@@ -160,6 +160,12 @@ void HostLowering::printExplanation(const KernelInfo &info,
        << " outputs per work-group, " << s.tile.regM << "x" << s.tile.regN
        << " per work-item (registers), reduction slices of " << s.tile.blockK
        << "\n";
+  if (s.partialGroups > 1 && (s.kind == ScheduleKind::TiledContraction ||
+                              s.kind == ScheduleKind::ImplicitGemm))
+    os << "  split-K: the reduction's slices in " << s.partialGroups
+       << " parts, one per work-group along z; each stores its tile's "
+          "partial sums in temporary '"
+       << info.name << "_partials'\n";
   if (s.kind == ScheduleKind::ReductionContraction)
     printSharing(info);
   if (s.kind == ScheduleKind::RowFused)

@@ -29,8 +29,8 @@ using namespace tilec;
 using namespace tilec::lowering;
 
 /// The type of the temporary that holds the partial aggregates of a
-/// two-pass reduction: its values (2 when compensated) for each element and
-/// work-group.
+/// two-pass schedule: its values (2 when compensated) for each element and
+/// work-group (of a reduction) or part (of a split tiled schedule).
 static MemRefType getPartialsType(const KernelInfo &info,
                                   const KernelGroup &group) {
   const Schedule &s = info.schedule;
@@ -56,6 +56,10 @@ unsigned HostLowering::getIndexBits() {
     // A work-item's last step plus the stride must not wrap.
     if (s.kind == ScheduleKind::PerElement &&
         double(s.walk.steps) + double(s.numGroups[0] * s.localSize[0]) >= limit)
+      return 64;
+    // The positions in a two-pass schedule's partials.
+    if (s.partialGroups > 1 &&
+        double(getPartialsType(info, group).getNumElements()) >= limit)
       return 64;
     // A shared loop nest may walk an element's tuples as one linear range.
     if (s.kind == ScheduleKind::ReductionContraction &&
@@ -204,7 +208,8 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   Value partials = partialBuffers.lookup(groupIndex);
   arguments.add(partials);
   int64_t elements = group.type.getNumElements();
-  Schedule combination = scheduleCombination(schedule, elements, profile);
+  Schedule combination = scheduleCombination(
+      schedule, elements, getComputeType(group.type.getElementType()), profile);
   auto partialsType = cast<MemRefType>(partials.getType());
   double partialBytes = double(partialsType.getNumElements()) *
                         double(partialsType.getElementTypeBitWidth() / 8);

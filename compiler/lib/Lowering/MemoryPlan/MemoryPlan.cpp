@@ -78,10 +78,12 @@ LogicalResult KernelAnalysis::planChunks(KernelInfo &info,
   if (!split)
     return success();
   // The reduction schedule's work-groups are numbered by output element,
-  // and an implicit GEMM's rows are flattened indices: they know nothing of
-  // chunks, and a chunked kernel runs the generic schedule.
+  // an implicit GEMM's rows are flattened indices, and a split reduction's
+  // partials hold whole outputs: they know nothing of chunks, and a chunked
+  // kernel runs the generic schedule.
   if (info.schedule.kind == ScheduleKind::ReductionContraction ||
-      info.schedule.kind == ScheduleKind::ImplicitGemm) {
+      info.schedule.kind == ScheduleKind::ImplicitGemm ||
+      info.schedule.partialGroups > 1) {
     Schedule generic =
         scheduleGeneric(type.getNumElements(), *info.space, info.tuples,
                         info.schedule.compensated, profile);
@@ -89,7 +91,9 @@ LogicalResult KernelAnalysis::planChunks(KernelInfo &info,
         std::string("generic: ") +
         (info.schedule.kind == ScheduleKind::ReductionContraction
              ? "a reduction"
-             : "an implicit GEMM") +
+         : info.schedule.kind == ScheduleKind::ImplicitGemm
+             ? "an implicit GEMM"
+             : "a split reduction") +
         " over a tensor split into pieces runs in chunks of rows, one "
         "work-item per element; " +
         generic.reason;

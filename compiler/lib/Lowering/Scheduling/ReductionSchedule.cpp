@@ -86,13 +86,10 @@ static double countSharedPasses(const WorkSplit &split,
   return countLoopPasses(trips);
 }
 
-/// The work-groups of `items` work-items, each using `registers` registers
-/// and `localBytes` bytes of local memory, that one compute unit keeps
-/// resident: on a GPU the fewest its work-items, registers and local memory
-/// allow (docs/scheduler.md); elsewhere one (a CPU core runs one work-group
-/// at a time).
-static int64_t getResidentGroups(const DeviceProfile &profile, int64_t items,
-                                 int64_t registers, int64_t localBytes) {
+/// On a GPU the fewest that its work-items, registers and local memory
+/// allow; elsewhere one (a CPU core runs one work-group at a time).
+int64_t lowering::getResidentGroups(const DeviceProfile &profile, int64_t items,
+                                    int64_t registers, int64_t localBytes) {
   if (profile.type != DeviceType::GPU)
     return 1;
   int64_t groups = kUnitResidentItems / items;
@@ -310,15 +307,15 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
   return schedule;
 }
 
-Schedule lowering::scheduleCombination(const Schedule &reduction,
-                                       int64_t elements,
+Schedule lowering::scheduleCombination(const Schedule &first, int64_t elements,
+                                       Type computeType,
                                        const DeviceProfile &profile) {
-  int64_t parts = reduction.partialGroups;
+  int64_t parts = first.partialGroups;
   Schedule schedule =
-      scheduleOneItemPerElement(elements, reduction.registers, profile);
+      scheduleOneItemPerElement(elements, first.registers, profile);
   schedule.kind = ScheduleKind::PartialCombination;
   schedule.partialGroups = parts;
-  schedule.compensated = reduction.compensated;
+  schedule.compensated = first.compensated;
   std::string what = "combines the partial aggregates of the " +
                      std::to_string(parts) + " work-groups of each element";
   if (parts <= kSerialCombination) {
@@ -329,17 +326,22 @@ Schedule lowering::scheduleCombination(const Schedule &reduction,
     return schedule;
   }
   // Many partials: a work-group per element shares them (each work-item
-  // combines every G-th in order) and a tree combines the work-items'.
-  // The reduction's work-group and its local memory fit; this one is no
+  // combines every G-th in order) and a tree combines the work-items'. A
+  // reduction's work-group and its tree's local memory fit; this one is no
   // larger.
-  int64_t items = std::min(reduction.localSize[0],
-                           int64_t(llvm::bit_floor(uint64_t(parts))));
+  int64_t partialBytes =
+      computeType.getIntOrFloatBitWidth() / 8 * (first.compensated ? 2 : 1);
+  int64_t items = first.kind == ScheduleKind::ReductionContraction
+                      ? first.localSize[0]
+                      : getLinearGroupSize(profile);
+  while (items > 1 && uint64_t(items * partialBytes) > profile.localMemBytes)
+    items /= 2;
+  items = std::min(items, int64_t(llvm::bit_floor(uint64_t(parts))));
   schedule.treeCombination = true;
   schedule.localSize[0] = items;
   schedule.numGroups[0] = elements;
   schedule.activeItems = elements * items;
-  schedule.localMemBytes =
-      reduction.localMemBytes / reduction.localSize[0] * items;
+  schedule.localMemBytes = items * partialBytes;
   schedule.loopPasses =
       countLoopPasses({std::ceil(double(parts) / double(items))});
   schedule.reason = what + ": a work-group of " + std::to_string(items) +

@@ -77,10 +77,14 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   if (s.kind == ScheduleKind::PartialCombination)
     return emitError(loc) << "a kernel cannot run the `partial_combination` "
                              "schedule: lowering adds it after a reduction";
-  if (s.kind != ScheduleKind::ReductionContraction &&
-      (s.partialGroups != 1 || s.elementsPerGroup != 1))
+  bool tiled = s.kind == ScheduleKind::TiledContraction ||
+               s.kind == ScheduleKind::ImplicitGemm;
+  if ((s.kind != ScheduleKind::ReductionContraction && !tiled &&
+       s.partialGroups != 1) ||
+      (s.kind != ScheduleKind::ReductionContraction && s.elementsPerGroup != 1))
     return emitError(loc) << "only a `reduction` schedule shares elements "
-                             "(partial_groups, elements_per_group)";
+                             "(partial_groups, elements_per_group), and a "
+                             "tiled one its reduction (partial_groups)";
   if (s.kind == ScheduleKind::ReductionContraction &&
       s.localSize[0] % s.elementsPerGroup != 0)
     return emitError(loc) << "a reduction's work-group size " << s.localSize[0]

@@ -401,6 +401,60 @@ static int64_t getWorkGroups(const Schedule &schedule) {
   return schedule.numGroups[0] * schedule.numGroups[1] * schedule.numGroups[2];
 }
 
+static int64_t getThreads(const Schedule &schedule) {
+  return schedule.localSize[0] * schedule.localSize[1];
+}
+
+/// Whether tile `shape` reaches past `matmul`'s M or N rounded up to a
+/// power of 2.
+static bool isWasteful(const TileShape &shape, const DenseMatmul &matmul) {
+  return shape.blockM > int64_t(llvm::PowerOf2Ceil(matmul.m)) ||
+         shape.blockN > int64_t(llvm::PowerOf2Ceil(matmul.n));
+}
+
+/// `tiled` (a schedule of `tryTile`) with its reduction split into parts
+/// (split-K) so that its tiles and parts fill the device: as many parts as
+/// make the work-groups the device keeps resident, each of at least
+/// kSplitKMinSlices slices, within the device's work-group count along z.
+/// Nullopt where no split gives every compute unit a work-group.
+static std::optional<Schedule> splitReduction(Schedule tiled,
+                                              const DeviceProfile &profile) {
+  const DenseMatmul &matmul = *tiled.matmul;
+  int64_t tiles = getWorkGroups(tiled);
+  int64_t slices = llvm::divideCeil(matmul.k, tiled.tile.blockK);
+  int64_t resident = getResidentGroups(profile, getThreads(tiled),
+                                       tiled.registers, tiled.localMemBytes);
+  int64_t deviceGroups = int64_t(profile.computeUnits) * resident;
+  int64_t parts = std::min<int64_t>(llvm::divideCeil(deviceGroups, tiles),
+                                    slices / kSplitKMinSlices);
+  if (uint64_t limit = profile.maxWorkGroupCount[2])
+    parts = std::min<int64_t>(parts, limit / matmul.batch);
+  if (parts < 2)
+    return std::nullopt;
+  // Every part gets slices: the last may get fewer than the others.
+  int64_t perPart = llvm::divideCeil(slices, parts);
+  parts = llvm::divideCeil(slices, perPart);
+  if (tiles * parts < int64_t(profile.computeUnits))
+    return std::nullopt;
+  tiled.partialGroups = parts;
+  tiled.numGroups[2] *= parts;
+  tiled.loopPasses =
+      countLoopPasses({double(perPart), double(tiled.tile.blockK)});
+  tiled.reason = "; the " + std::to_string(tiles) + " tiles alone leave " +
+                 "compute units idle, so the reduction splits into " +
+                 std::to_string(parts) + " parts of " +
+                 std::to_string(perPart) +
+                 " slices (split-K: " + std::to_string(tiles * parts) +
+                 " work-groups, of the " + std::to_string(deviceGroups) +
+                 " the device keeps resident, as far as each part keeps " +
+                 std::to_string(kSplitKMinSlices) +
+                 " slices); each work-group stores its tile's partial sums "
+                 "in a temporary and a second kernel adds the parts of each "
+                 "element in order" +
+                 tiled.reason;
+  return tiled;
+}
+
 /// The largest tile that still gives every compute unit a work-group; when
 /// none does (a small problem), the one with the most work-groups. An
 /// implicit GEMM (`gemm`) skips the tiles that reach past its M or N
@@ -418,9 +472,7 @@ static std::optional<Schedule> chooseTile(tile::ContractOp op,
   std::optional<Schedule> best;
   for (bool skipWasteful : {gemm != nullptr, false}) {
     for (const TileShape &shape : shapes) {
-      if (skipWasteful &&
-          (shape.blockM > int64_t(llvm::PowerOf2Ceil(matmul.m)) ||
-           shape.blockN > int64_t(llvm::PowerOf2Ceil(matmul.n))))
+      if (skipWasteful && isWasteful(shape, matmul))
         continue;
       std::optional<Schedule> candidate =
           tryTile(shape, op, matmul, gemm, elementBytes, vectorWidth, profile);
@@ -438,17 +490,43 @@ static std::optional<Schedule> chooseTile(tile::ContractOp op,
   }
   if (!best)
     return std::nullopt;
+  std::string why = "the largest tile that fits local memory, the work-group "
+                    "and register limits and gives " +
+                    std::to_string(getWorkGroups(*best)) + " work-groups for " +
+                    std::to_string(profile.computeUnits) + " compute units";
+  // Few tiles, or small ones: the largest tile that fills the device once
+  // its long reduction splits into parts, where one does (a filter
+  // gradient: a 3x3x32x64 output, 73728-deep sums). Small tiles move more
+  // bytes per flop, and under two warps they leave lanes idle.
+  if (getWorkGroups(*best) < int64_t(profile.computeUnits) ||
+      best->tile.regM * best->tile.regN < kEfficientRegisterTile ||
+      getThreads(*best) < kSplitKMinThreads) {
+    for (const TileShape &shape : shapes) {
+      if (isWasteful(shape, matmul) ||
+          (shape.blockM / shape.regM) * (shape.blockN / shape.regN) <
+              kSplitKMinThreads)
+        continue;
+      std::optional<Schedule> candidate =
+          tryTile(shape, op, matmul, gemm, elementBytes, vectorWidth, profile);
+      if (!candidate)
+        continue;
+      if (std::optional<Schedule> split =
+              splitReduction(std::move(*candidate), profile)) {
+        best = std::move(split);
+        why = "the largest tile of at least " +
+              std::to_string(kSplitKMinThreads) +
+              " work-items that fits local memory, the work-group and "
+              "register limits";
+        break;
+      }
+    }
+  }
   const TileSizes &t = best->tile;
   best->reason =
-      what +
-      ": the largest tile that fits local memory, the work-group and "
-      "register limits and gives " +
-      std::to_string(getWorkGroups(*best)) + " work-groups for " +
-      std::to_string(profile.computeUnits) +
-      " compute units; each work-group stages " + std::to_string(t.blockK) +
-      "-deep slices of A (" + std::to_string(t.blockM) +
-      " rows, stored transposed) and B (" + std::to_string(t.blockN) +
-      " columns) in local memory" + best->reason;
+      what + ": " + why + "; each work-group stages " +
+      std::to_string(t.blockK) + "-deep slices of A (" +
+      std::to_string(t.blockM) + " rows, stored transposed) and B (" +
+      std::to_string(t.blockN) + " columns) in local memory" + best->reason;
   return best;
 }
 
@@ -473,10 +551,15 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
   bool compensated = op.getAggregation() == tile::AggregationKind::Add &&
                      isa<FloatType>(op.getType().getElementType()) &&
                      tuples.perElement > kLongReduction;
-  if (std::optional<Schedule> reduction =
-          scheduleReduction(op, space, system, tuples, compensated,
-                            /*force=*/false, profile))
-    return *reduction;
+  // Few elements with long reductions take the reduction schedule, unless
+  // a tiled one splits its reduction: its tiles reuse every value they
+  // stage, where a reduction's work-items read each operand once per
+  // element.
+  std::optional<Schedule> reduction = scheduleReduction(
+      op, space, system, tuples, compensated, /*force=*/false, profile);
+  auto preferred = [&](Schedule tiled) {
+    return reduction && tiled.partialGroups == 1 ? *reduction : tiled;
+  };
   std::string whyNot;
   std::optional<DenseMatmul> matmul =
       matchDenseMatmul(op, space, system, whyNot);
@@ -489,7 +572,7 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
         ")";
     if (std::optional<Schedule> tiled =
             chooseTile(op, *matmul, nullptr, what, profile))
-      return *tiled;
+      return preferred(std::move(*tiled));
     whyNot = "no tile fits the device's local memory and work-group limits";
   } else {
     // A convolution-like contraction as a product of flattened indices.
@@ -501,7 +584,7 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
                          describeImplicitGemm(*gemm, system) + ")";
       if (std::optional<Schedule> tiled =
               chooseTile(op, getImplicitGemmView(*gemm), &*gemm, what, profile))
-        return *tiled;
+        return preferred(std::move(*tiled));
       whyNot = "no implicit GEMM tile fits the device's local memory and "
                "work-group limits";
     } else if (whyNot.empty() || whyNotGemm == whyNot) {
@@ -511,6 +594,8 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
                "; not an implicit GEMM: " + whyNotGemm;
     }
   }
+  if (reduction)
+    return *reduction;
   int64_t elements = op.getType().getNumElements();
   Schedule schedule =
       scheduleGeneric(elements, space, tuples, compensated, profile);
