@@ -142,6 +142,25 @@ def workloads(quick):
                          flops=conv_flops(128, 56, 56, 64, 3, 1),
                          torch_fn=conv_nhwc_torch(128, 56, 56, 64, 64, 3, groups=64)))
 
+    def conv_grad(which):
+        def make(torch):
+            x = torch.randn(128, 64, 56, 56, device="cuda").to(memory_format=torch.channels_last)
+            f = torch.randn(64, 64, 3, 3, device="cuda").to(memory_format=torch.channels_last)
+            dy = torch.randn(128, 64, 56, 56, device="cuda").to(memory_format=torch.channels_last)
+            grad = torch.nn.grad
+            if which == "filter":
+                return lambda: grad.conv2d_weight(x, f.shape, dy, padding=1)
+            return lambda: grad.conv2d_input(x.shape, f, dy, padding=1)
+        return make
+    rows.append(Workload("conv 3x3 filter gradient N128 56x56 C64 K64", "compute",
+                         "conv2d_grad_filter.tile",
+                         [("I", [128, 56, 56, 64]), ("DO", [128, 56, 56, 64])],
+                         flops=conv_flops(128, 56, 56, 64, 3, 64), torch_fn=conv_grad("filter")))
+    rows.append(Workload("conv 3x3 input gradient N128 56x56 C64 K64", "compute",
+                         "conv2d_grad_input.tile",
+                         [("DO", [128, 56, 56, 64]), ("F", [3, 3, 64, 64])],
+                         flops=conv_flops(128, 56, 56, 64, 3, 64), torch_fn=conv_grad("input")))
+
     n28 = 1 << 24 if quick else 1 << 28
 
     def vec(torch, count, fn):
