@@ -53,15 +53,16 @@ static std::string checkLaunch(const Kernel &kernel,
     return "the local size has " + std::to_string(local->dims()) +
            " dimensions, the global size " + std::to_string(global.dims());
   for (unsigned dim = 0; dim < global.dims(); ++dim) {
-    std::string which = "in dimension " + std::to_string(dim);
+    // Spelled out only on a failure: every launch passes here.
+    auto which = [&] { return "in dimension " + std::to_string(dim); };
     if ((*local)[dim] == 0)
-      return "the local size is zero " + which;
+      return "the local size is zero " + which();
     if (global[dim] % (*local)[dim] != 0)
-      return "the global size is not a multiple of the local size " + which;
+      return "the global size is not a multiple of the local size " + which();
     if ((*local)[dim] > profile.maxWorkItemSizes[dim])
       return "the local size exceeds the device's " +
              std::to_string(profile.maxWorkItemSizes[dim]) + " work-items " +
-             which;
+             which();
   }
   if (local->count() > profile.maxWorkGroupSize)
     return "the work-group of " + std::to_string(local->count()) +
