@@ -16,6 +16,12 @@
 // bytes read back in host memory. The skeleton synchronises before it
 // releases storage and at the end of a run.
 //
+// A device-resident run of a bundle that fits whole is the loop of a
+// training step, run thousands of times, so it asks for no more than it
+// needs: its launches are not timed (nobody reads their times), its
+// outputs reuse storage that no device tensor holds any longer, and only
+// storage that no complete run has written yet is poisoned.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_RUNTIME_LIB_RUNSKELETON_H
@@ -27,6 +33,7 @@
 #include "tilec/Runtime/Executor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <string>
 #include <variant>
@@ -96,8 +103,10 @@ protected:
 
   /// Allocates the storage of bundle buffer `part`, which owns storage.
   virtual Expected<std::shared_ptr<const BufferT>> allocate(unsigned part) = 0;
-  /// Forgets any work asked for by a run that failed before synchronising.
-  virtual void beginRun() {}
+  /// Starts a run, forgetting any work asked for by a run that failed
+  /// before synchronising. `timed`: whether launchTimes will be asked for
+  /// the run's launches (a device-resident run's are not timed).
+  virtual void beginRun(bool /*timed*/) {}
   /// Writes `data`, the bytes of bundle buffer `part` (which owns storage),
   /// into its storage in `bound`.
   virtual Status write(const Storage &bound, unsigned part,
@@ -122,11 +131,19 @@ private:
   using StoredTensorT = StoredTensor<kBackend, DeviceT, BufferT>;
 
   /// Runs the bundle on `bound`, which holds its storage: uploads the host
-  /// inputs (null for those on the device), poisons, launches and, if
-  /// `readOutputs`, reads the outputs back.
+  /// inputs (null for those on the device), poisons the storage that
+  /// `poisoned` marks, launches and, unless `deviceResident`, reads the
+  /// outputs back and times the launches.
   Expected<BundleRun>
   runWhole(const Storage &bound,
-           const std::vector<const HostTensor *> &hostInputs, bool readOutputs);
+           const std::vector<const HostTensor *> &hostInputs,
+           const std::vector<bool> &poisoned, bool deviceResident);
+  /// Storage for `part`, one of StoragePlan::freshParts, for a
+  /// device-resident run: a buffer of the part's pool that no device tensor
+  /// holds any longer, else a new one. Sets `written` to whether a complete
+  /// run has written it (a new one is not).
+  Expected<std::shared_ptr<const BufferT>> reuseOrAllocate(unsigned part,
+                                                           bool &written);
   /// Runs the bundle streamed through the device: `bound` holds the storage
   /// bound before (inputs on the device) and keeps the parts resident to
   /// the end; a device-resident run keeps its inputs and outputs throughout.
@@ -153,6 +170,20 @@ private:
   /// The executor's own storage, which `run` uses; empty when the bundle
   /// streams, allocating storage per run.
   Storage storage;
+  /// Whether a complete run has written each part of `storage`: a
+  /// device-resident run poisons only storage that none has.
+  std::vector<bool> storageWritten;
+  /// A buffer that device-resident runs of a bundle that fits whole give
+  /// their outputs, and whether a complete run has written it.
+  struct PooledBuffer {
+    std::shared_ptr<const BufferT> buffer;
+    bool written = false;
+  };
+  /// Per bundle buffer (StoragePlan::freshParts), the buffers that
+  /// device-resident runs have given that part: a run reuses one that only
+  /// the pool holds, so that a loop feeding each run's outputs to the next
+  /// allocates nothing after its second run.
+  std::vector<std::vector<PooledBuffer>> outputPool;
   /// Whether the bundle's buffers do not fit the device together.
   bool streamed = false;
   /// Told of a streamed run's launches as they complete.
@@ -173,6 +204,8 @@ Status RunSkeleton<kBackend, DeviceT, BufferT>::allocateStorage() {
   if (Status status = plan->checkFootprint(device.profile(), false); !status)
     return fail(status.error().message());
   storage.resize(preparedBundle.buffers.size());
+  storageWritten.assign(preparedBundle.buffers.size(), false);
+  outputPool.resize(preparedBundle.buffers.size());
   streamed = !plan->fitsWhole(device.profile());
   if (streamed)
     return Status::success();
@@ -235,15 +268,15 @@ Status RunSkeleton<kBackend, DeviceT, BufferT>::readBack(
 template <Backend kBackend, class DeviceT, class BufferT>
 Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runWhole(
     const Storage &bound, const std::vector<const HostTensor *> &hostInputs,
-    bool readOutputs) {
+    const std::vector<bool> &poisoned, bool deviceResident) {
   const Bundle &bundle = preparedBundle;
-  beginRun();
+  beginRun(/*timed=*/!deviceResident);
   std::vector<const HostTensor *> source = hostSources(hostInputs);
   for (unsigned i = 0; i < bundle.buffers.size(); ++i)
     if (Status status = upload(bound, i, source); !status)
       return status.error();
   for (unsigned i = 0; i < bundle.buffers.size(); ++i)
-    if (plan->isPoisoned(i))
+    if (poisoned[i])
       if (Status status = poison(bound, i); !status)
         return status.error();
   for (size_t l = 0; l < bundle.launches.size(); ++l)
@@ -251,7 +284,8 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runWhole(
       if (Status status = launch(bound, l); !status)
         return status.error();
   BundleRun result;
-  if (readOutputs) {
+  result.peakDeviceBytes = plan->totalBytes();
+  if (!deviceResident) {
     result.outputs = hostOutputs();
     std::vector<bool> all(bundle.buffers.size(), true);
     if (Status status = readBack(bound, all, result.outputs); !status)
@@ -259,11 +293,12 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runWhole(
   }
   if (Status status = synchronise(bound); !status)
     return status.error();
+  if (deviceResident)
+    return result;
   Expected<std::vector<uint64_t>> launchNs = launchTimes();
   if (!launchNs)
     return launchNs.error();
   result.launchNs = std::move(*launchNs);
-  result.peakDeviceBytes = plan->totalBytes();
   return result;
 }
 
@@ -272,7 +307,7 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runStreamed(
     Storage &bound, const std::vector<const HostTensor *> &hostInputs,
     bool deviceResident, bool readOutputs) {
   const Bundle &bundle = preparedBundle;
-  beginRun();
+  beginRun(/*timed=*/true);
   Residency residency = plan->planResidency(deviceResident);
   std::vector<const HostTensor *> source = hostSources(hostInputs);
   BundleRun result;
@@ -337,8 +372,16 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::run(
   std::vector<const HostTensor *> hostInputs;
   for (const HostTensor &input : inputs)
     hostInputs.push_back(&input);
-  if (!streamed)
-    return runWhole(storage, hostInputs, /*readOutputs=*/true);
+  if (!streamed) {
+    std::vector<bool> poisoned(preparedBundle.buffers.size());
+    for (unsigned i = 0; i < poisoned.size(); ++i)
+      poisoned[i] = plan->isPoisoned(i);
+    Expected<BundleRun> done = runWhole(storage, hostInputs, poisoned,
+                                        /*deviceResident=*/false);
+    if (done)
+      storageWritten.assign(storageWritten.size(), true);
+    return done;
+  }
   Storage bound(preparedBundle.buffers.size());
   return runStreamed(bound, hostInputs, /*deviceResident=*/false,
                      /*readOutputs=*/true);
@@ -377,19 +420,66 @@ RunSkeleton<kBackend, DeviceT, BufferT>::runOnDevice(
       return done.error();
     return StoredTensorT::wrapOutputs(*plan, preparedBundle, device, bound);
   }
-  // Fresh storage for every output, which the returned tensors keep. An
-  // output that is another buffer under a new shape keeps that buffer's.
+  // Storage of their own for the outputs, which the returned tensors keep:
+  // none that an earlier run's tensors still hold. An output that is
+  // another buffer under a new shape keeps that buffer's. Storage that a
+  // complete run has written is not poisoned again: unwritten elements
+  // show as poison in the first run that uses it.
+  std::vector<bool> poisoned(preparedBundle.buffers.size());
+  for (unsigned i = 0; i < poisoned.size(); ++i)
+    poisoned[i] = plan->isPoisoned(i) && !storageWritten[i];
   for (unsigned part : plan->freshParts()) {
-    Expected<std::shared_ptr<const BufferT>> allocated = allocate(part);
-    if (!allocated)
-      return allocated.error();
-    bound[part] = std::move(*allocated);
+    bool written = false;
+    Expected<std::shared_ptr<const BufferT>> buffer =
+        reuseOrAllocate(part, written);
+    if (!buffer)
+      return buffer.error();
+    bound[part] = std::move(*buffer);
+    poisoned[part] = plan->isPoisoned(part) && !written;
   }
-  if (Expected<BundleRun> done =
-          runWhole(bound, hostInputs, /*readOutputs=*/false);
+  if (Expected<BundleRun> done = runWhole(bound, hostInputs, poisoned,
+                                          /*deviceResident=*/true);
       !done)
     return done.error();
+  for (unsigned i = 0; i < storageWritten.size(); ++i)
+    if (bound[i] == storage[i])
+      storageWritten[i] = true;
+  for (unsigned part : plan->freshParts())
+    for (PooledBuffer &pooled : outputPool[part])
+      if (pooled.buffer == bound[part])
+        pooled.written = true;
   return StoredTensorT::wrapOutputs(*plan, preparedBundle, device, bound);
+}
+
+template <Backend kBackend, class DeviceT, class BufferT>
+Expected<std::shared_ptr<const BufferT>>
+RunSkeleton<kBackend, DeviceT, BufferT>::reuseOrAllocate(unsigned part,
+                                                         bool &written) {
+  std::vector<PooledBuffer> &pool = outputPool[part];
+  // Only the pool holds a buffer whose count is 1: no device tensor (nor
+  // another thread) can take it back. The fence orders this run's use
+  // after the releasing thread's last use of it.
+  auto unheld = [](const PooledBuffer &pooled) {
+    return pooled.buffer.use_count() == 1;
+  };
+  auto free = std::find_if(pool.begin(), pool.end(), unheld);
+  if (free != pool.end()) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    std::swap(*free, pool.front());
+    // Keep one spare at most, so that runs whose outputs were all dropped
+    // leave no more storage behind than a loop needs.
+    auto spare = std::find_if(pool.begin() + 1, pool.end(), unheld);
+    if (spare != pool.end())
+      pool.erase(std::remove_if(spare + 1, pool.end(), unheld), pool.end());
+    written = pool.front().written;
+    return pool.front().buffer;
+  }
+  Expected<std::shared_ptr<const BufferT>> allocated = allocate(part);
+  if (!allocated)
+    return allocated.error();
+  pool.push_back({*allocated, false});
+  written = false;
+  return std::move(*allocated);
 }
 
 } // namespace tilec

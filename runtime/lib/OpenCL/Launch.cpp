@@ -30,9 +30,10 @@ static std::string checkLaunch(const Kernel &kernel,
                                const std::optional<NDRange> &local,
                                const DeviceProfile &profile) {
   if (args.size() != kernel.properties().numArgs)
-    return "the kernel takes " + pluralize(kernel.properties().numArgs, "argument") +
-           ", " + std::to_string(args.size()) +
-           (args.size() == 1 ? " was" : " were") + " given";
+    return "the kernel takes " +
+           pluralize(kernel.properties().numArgs, "argument") + ", " +
+           std::to_string(args.size()) + (args.size() == 1 ? " was" : " were") +
+           " given";
   if (global.count() == 0)
     return "the global size is zero in some dimension";
 
@@ -52,15 +53,16 @@ static std::string checkLaunch(const Kernel &kernel,
     return "the local size has " + std::to_string(local->dims()) +
            " dimensions, the global size " + std::to_string(global.dims());
   for (unsigned dim = 0; dim < global.dims(); ++dim) {
-    std::string which = "in dimension " + std::to_string(dim);
+    // Spelled out only on a failure: every launch passes here.
+    auto which = [&] { return "in dimension " + std::to_string(dim); };
     if ((*local)[dim] == 0)
-      return "the local size is zero " + which;
+      return "the local size is zero " + which();
     if (global[dim] % (*local)[dim] != 0)
-      return "the global size is not a multiple of the local size " + which;
+      return "the global size is not a multiple of the local size " + which();
     if ((*local)[dim] > profile.maxWorkItemSizes[dim])
       return "the local size exceeds the device's " +
              std::to_string(profile.maxWorkItemSizes[dim]) + " work-items " +
-             which;
+             which();
   }
   if (local->count() > profile.maxWorkGroupSize)
     return "the work-group of " + std::to_string(local->count()) +
@@ -73,19 +75,22 @@ static std::string checkLaunch(const Kernel &kernel,
   return "";
 }
 
-Expected<Event> Device::launch(Kernel &kernel,
-                               const std::vector<KernelArg> &args,
-                               const NDRange &global,
-                               const std::optional<NDRange> &local) {
+std::string Device::describeLaunch(const Kernel &kernel, const NDRange &global,
+                                   const std::optional<NDRange> &local) const {
   std::string what = "running kernel " + quoted(kernel.name()) +
                      " (global size " + global.str();
   if (local)
     what += ", local size " + local->str();
-  what += ") on device " + quoted(deviceProfile.name);
+  return what + ") on device " + quoted(deviceProfile.name);
+}
+
+Status Device::enqueueKernel(Kernel &kernel, const std::vector<KernelArg> &args,
+                             const NDRange &global,
+                             const std::optional<NDRange> &local,
+                             cl_event *event) {
   std::string problem = checkLaunch(kernel, args, global, local, deviceProfile);
   if (!problem.empty())
-    return Error(what + ": " + problem);
-
+    return Error(describeLaunch(kernel, global, local) + ": " + problem);
   for (size_t index = 0; index < args.size(); ++index) {
     const KernelArg &arg = args[index];
     cl_int status = clSetKernelArg(kernel.handle(), static_cast<cl_uint>(index),
@@ -94,11 +99,27 @@ Expected<Event> Device::launch(Kernel &kernel,
       return driverFailure(status, "setting argument " + std::to_string(index) +
                                        " of kernel " + quoted(kernel.name()));
   }
-  cl_event event = nullptr;
   cl_int status = clEnqueueNDRangeKernel(
       queue(), kernel.handle(), global.dims(), nullptr, global.data(),
-      local ? local->data() : nullptr, 0, nullptr, &event);
+      local ? local->data() : nullptr, 0, nullptr, event);
   if (status != CL_SUCCESS)
-    return driverFailure(status, what);
-  return Event(Handle<cl_event>(event), std::move(what));
+    return driverFailure(status, describeLaunch(kernel, global, local));
+  return Status::success();
+}
+
+Expected<Event> Device::launch(Kernel &kernel,
+                               const std::vector<KernelArg> &args,
+                               const NDRange &global,
+                               const std::optional<NDRange> &local) {
+  cl_event event = nullptr;
+  if (Status status = enqueueKernel(kernel, args, global, local, &event);
+      !status)
+    return status.error();
+  return Event(Handle<cl_event>(event), describeLaunch(kernel, global, local));
+}
+
+Status Device::enqueue(Kernel &kernel, const std::vector<KernelArg> &args,
+                       const NDRange &global,
+                       const std::optional<NDRange> &local) {
+  return enqueueKernel(kernel, args, global, local, /*event=*/nullptr);
 }

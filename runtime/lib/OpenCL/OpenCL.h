@@ -377,11 +377,26 @@ public:
   Expected<Event> launch(Kernel &kernel, const std::vector<KernelArg> &args,
                          const NDRange &global,
                          const std::optional<NDRange> &local = std::nullopt);
+  /// launch() without an event: for launches whose time nobody reads. A
+  /// failure while it runs shows at finish() or a later transfer, without
+  /// the kernel's name.
+  Status enqueue(Kernel &kernel, const std::vector<KernelArg> &args,
+                 const NDRange &global,
+                 const std::optional<NDRange> &local = std::nullopt);
 
   /// Waits for every enqueued command.
   Status finish();
 
 private:
+  /// What launch() and enqueue() do, `event` (null for none) receiving the
+  /// launch's event.
+  Status enqueueKernel(Kernel &kernel, const std::vector<KernelArg> &args,
+                       const NDRange &global,
+                       const std::optional<NDRange> &local, cl_event *event);
+  /// "running kernel 'k' (global size G, local size L) on device 'D'".
+  std::string describeLaunch(const Kernel &kernel, const NDRange &global,
+                             const std::optional<NDRange> &local) const;
+
   Device(cl_device_id device, Handle<cl_context> context,
          Handle<cl_command_queue> queue, DeviceProfile profile)
       : device(device), contextHandle(std::move(context)),

@@ -29,6 +29,7 @@ public:
 
 private:
   Expected<std::shared_ptr<const Buffer>> allocate(unsigned part) override;
+  void beginRun(bool timed) override { timedRun = timed; }
   Status write(const Storage &bound, unsigned part,
                const uint8_t *data) override;
   Status poison(const Storage &bound, unsigned part) override;
@@ -43,7 +44,10 @@ private:
   }
 
   std::vector<Kernel> kernels;
-  /// The event of each launch of the last run; none for those skipped.
+  /// Whether the run's launches get events, for their times.
+  bool timedRun = true;
+  /// The event of each launch of the last timed run; none for those
+  /// skipped.
   std::vector<std::optional<Event>> events;
 };
 
@@ -225,18 +229,29 @@ Status OpenCLExecutor::Runner::launch(const Storage &bound, size_t index) {
     return NDRange(sizes[0], sizes[1], sizes[2]);
   };
   std::vector<KernelArg> args;
+  args.reserve(launch.args.size());
   for (unsigned arg : launch.args)
     args.push_back(KernelArg::buffer(storageOf(bound, arg)));
   // Enqueued without waiting: the queue is in order, and the host does not
-  // stall the device between launches.
-  Expected<Event> event =
-      device.launch(kernels[launch.kernel], args, range(launch.globalSize),
-                    range(launch.localSize));
-  if (!event)
+  // stall the device between launches. An untimed launch gets no event,
+  // which the driver would otherwise create, time and release.
+  Kernel &kernel = kernels[launch.kernel];
+  Status launched = Status::success();
+  if (timedRun) {
+    Expected<Event> event = device.launch(
+        kernel, args, range(launch.globalSize), range(launch.localSize));
+    if (event)
+      events[index] = std::move(*event);
+    else
+      launched = event.error();
+  } else {
+    launched = device.enqueue(kernel, args, range(launch.globalSize),
+                              range(launch.localSize));
+  }
+  if (!launched)
     return fail(plan->describeKernel(launch.kernel) + ": " +
-                    event.error().message(),
-                event.error().driverCode());
-  events[index] = std::move(*event);
+                    launched.error().message(),
+                launched.error().driverCode());
   return Status::success();
 }
 

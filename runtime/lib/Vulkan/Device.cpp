@@ -95,6 +95,18 @@ Device::open(const DeviceDescriptor &descriptor) {
       vkCreateCommandPool(handle, &poolInfo, nullptr, &device->commandPool);
   if (result != VK_SUCCESS)
     return driverFailure(result, "creating a command pool on " + deviceName);
+  // One command buffer for every submission: each is waited for, so the
+  // next finds it idle and resets the pool instead of allocating.
+  auto commandsInfo = makeStructure<VkCommandBufferAllocateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+  commandsInfo.commandPool = device->commandPool;
+  commandsInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  commandsInfo.commandBufferCount = 1;
+  result =
+      vkAllocateCommandBuffers(handle, &commandsInfo, &device->commandBuffer);
+  if (result != VK_SUCCESS)
+    return driverFailure(result,
+                         "allocating a command buffer on " + deviceName);
   auto fenceInfo =
       makeStructure<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
   result = vkCreateFence(handle, &fenceInfo, nullptr, &device->fence);
@@ -113,6 +125,7 @@ Device::open(const DeviceDescriptor &descriptor) {
 
 Device::~Device() {
   vkDeviceWaitIdle(device);
+  transferStaging.reset();
   if (pipelineCache != VK_NULL_HANDLE)
     vkDestroyPipelineCache(device, pipelineCache, nullptr);
   if (fence != VK_NULL_HANDLE)
@@ -267,11 +280,18 @@ Status Device::transfer(const Buffer &buffer, uint64_t bytes, uint64_t offset,
                  std::to_string(buffer.size()) + " bytes");
   if (bytes == 0)
     return Status::success();
-  Expected<Buffer> staging =
-      allocate(bytes, buffer.name(), Buffer::Memory::Staging);
-  if (!staging)
-    return Error(what + ": " + staging.error().message(),
-                 staging.error().driverCode());
+  // The last staging buffer is reused when it is large enough: reading a
+  // training step's loss every step then allocates nothing.
+  std::optional<Buffer> fresh;
+  if (!transferStaging || transferStaging->size() < bytes) {
+    Expected<Buffer> allocated =
+        allocate(bytes, buffer.name(), Buffer::Memory::Staging);
+    if (!allocated)
+      return Error(what + ": " + allocated.error().message(),
+                   allocated.error().driverCode());
+    fresh = std::move(*allocated);
+  }
+  const Buffer *staging = fresh ? &*fresh : &*transferStaging;
   if (toDevice)
     std::memcpy(staging->mapped(), source, bytes);
   VkBufferCopy region = {toDevice ? 0 : offset, toDevice ? offset : 0, bytes};
@@ -294,6 +314,9 @@ Status Device::transfer(const Buffer &buffer, uint64_t bytes, uint64_t offset,
     return status;
   if (!toDevice)
     std::memcpy(destination, staging->mapped(), bytes);
+  // Kept for the next transfer, unless too large to hold on to.
+  if (fresh && bytes <= kKeptStagingBytes)
+    transferStaging = std::move(fresh);
   return Status::success();
 }
 
@@ -311,47 +334,37 @@ Status Device::read(const Buffer &buffer, void *data, uint64_t bytes,
 
 Status Device::submit(const std::function<void(VkCommandBuffer)> &record,
                       std::string_view what) {
-  std::string description =
-      std::string(what) + " on device " + quoted(physical.profile.name);
-  auto allocation = makeStructure<VkCommandBufferAllocateInfo>(
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
-  allocation.commandPool = commandPool;
-  allocation.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocation.commandBufferCount = 1;
-  VkCommandBuffer commands = VK_NULL_HANDLE;
-  VkResult result = vkAllocateCommandBuffers(device, &allocation, &commands);
+  auto description = [&] {
+    return std::string(what) + " on device " + quoted(physical.profile.name);
+  };
+  // The previous submission has completed (each is waited for), so its
+  // command buffer can be recorded afresh.
+  VkResult result = vkResetCommandPool(device, commandPool, 0);
   if (result != VK_SUCCESS)
-    return driverFailure(result, description);
-  // Freed on every path, after the fence says the device is done with it.
-  struct Release {
-    VkDevice device;
-    VkCommandPool pool;
-    VkCommandBuffer commands;
-    ~Release() { vkFreeCommandBuffers(device, pool, 1, &commands); }
-  } release{device, commandPool, commands};
-
+    return driverFailure(result, description());
+  VkCommandBuffer commands = commandBuffer;
   auto begin = makeStructure<VkCommandBufferBeginInfo>(
       VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
   result = vkBeginCommandBuffer(commands, &begin);
   if (result != VK_SUCCESS)
-    return driverFailure(result, description);
+    return driverFailure(result, description());
   record(commands);
   result = vkEndCommandBuffer(commands);
   if (result != VK_SUCCESS)
-    return driverFailure(result, description);
+    return driverFailure(result, description());
   result = vkResetFences(device, 1, &fence);
   if (result != VK_SUCCESS)
-    return driverFailure(result, description);
+    return driverFailure(result, description());
   auto submitInfo = makeStructure<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
   submitInfo.commandBufferCount = 1;
   submitInfo.pCommandBuffers = &commands;
   result = vkQueueSubmit(queue, 1, &submitInfo, fence);
   if (result != VK_SUCCESS)
-    return driverFailure(result, description);
+    return driverFailure(result, description());
   result = vkWaitForFences(device, 1, &fence, VK_TRUE, UINT64_MAX);
   if (result != VK_SUCCESS)
-    return driverFailure(result, description);
+    return driverFailure(result, description());
   return checkValidation(what);
 }
 

@@ -432,9 +432,15 @@ private:
   VkDevice device;
   VkQueue queue = VK_NULL_HANDLE;
   VkCommandPool commandPool = VK_NULL_HANDLE;
+  /// Of commandPool: what every submission records into.
+  VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memoryProperties = {};
+  /// The staging buffer of the last write or read, kept for the next one
+  /// when it holds at most kKeptStagingBytes.
+  std::optional<Buffer> transferStaging;
+  static constexpr uint64_t kKeptStagingBytes = 64 << 20;
 };
 
 /// A barrier making the writes of `srcStage` through `srcAccess` visible to

@@ -47,7 +47,7 @@ private:
   };
 
   Expected<std::shared_ptr<const Buffer>> allocate(unsigned part) override;
-  void beginRun() override;
+  void beginRun(bool timed) override;
   Status write(const Storage &bound, unsigned part,
                const uint8_t *data) override;
   Status poison(const Storage &bound, unsigned part) override;
@@ -71,6 +71,8 @@ private:
   std::vector<unsigned> activeLaunches;
   std::optional<DescriptorSets> descriptorSets;
   std::optional<TimestampQueries> timestamps;
+  /// Whether the run records timestamps around its launches.
+  bool timedRun = true;
   /// The steps recorded since the last submission, and where each of its
   /// readbacks goes in host memory.
   Submission pending;
@@ -243,7 +245,8 @@ Status VulkanExecutor::Runner::allocateBuffers() {
   return Status::success();
 }
 
-void VulkanExecutor::Runner::beginRun() {
+void VulkanExecutor::Runner::beginRun(bool timed) {
+  timedRun = timed;
   pending = Submission();
   readbackTargets.clear();
 }
@@ -279,7 +282,8 @@ Status VulkanExecutor::Runner::read(const Storage &, unsigned part,
 Status VulkanExecutor::Runner::synchronise(const Storage &bound) {
   Submission work = std::move(pending);
   std::vector<uint8_t *> targets = std::move(readbackTargets);
-  beginRun();
+  pending = Submission();
+  readbackTargets.clear();
   if (Status status = submit(bound, work); !status)
     return status;
   for (size_t r = 0; r < work.readbacks.size(); ++r)
@@ -303,7 +307,7 @@ Status VulkanExecutor::Runner::submit(const Storage &bound,
   }
 
   VkQueryPool queries = timestamps->handle();
-  bool timed = timestamps->count() != 0;
+  bool timed = timedRun && timestamps->count() != 0;
   auto record = [&](VkCommandBuffer commands) {
     for (const Copy &copy : work.uploads)
       if (copy.staging->size() != 0) {

@@ -4,7 +4,8 @@
 // whose steps work on host memory and log themselves, so that the order of
 // a run's steps, which both the OpenCL and the Vulkan executor follow, is
 // tested without a device: what is uploaded and poisoned, when launches
-// run, and that storage is released only after a synchronisation.
+// run, that storage is released only after a synchronisation, and which
+// storage device-resident runs reuse.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +15,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 using namespace tilec;
 
@@ -58,6 +61,8 @@ public:
   FakeRunner(FakeDevice &device, Bundle bundle)
       : RunSkeleton(device, std::move(bundle), "fake.json") {}
   using RunSkeleton::allocateStorage;
+  /// A launch that fails, if any.
+  std::optional<size_t> failLaunch;
 
 private:
   Expected<std::shared_ptr<const FakeBuffer>> allocate(unsigned part) override {
@@ -78,6 +83,8 @@ private:
     return Status::success();
   }
   Status launch(const Storage &bound, size_t index) override {
+    if (failLaunch == index)
+      return Error("launch " + std::to_string(index) + " failed");
     device.log.push_back("launch " + std::to_string(index));
     const std::vector<unsigned> &args = bundle().launches[index].args;
     bound[plan->storageOwner(args.back())]->bytes =
@@ -217,4 +224,80 @@ TEST_F(RunSkeletonTest, ADeviceResidentRunKeepsItsOutputsStorage) {
   ASSERT_TRUE(c) << c.error().message();
   for (int64_t i = 0; i < 8; ++i)
     EXPECT_EQ(c->getDouble(i), i) << i;
+}
+
+TEST_F(RunSkeletonTest, DeviceResidentRunsReuseOnlyStorageNoTensorHolds) {
+  std::unique_ptr<FakeRunner> runner = prepare(96);
+  HostTensor first = iota(DType::I32, {8}, 1);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> held =
+      runner->runOnDevice({&first});
+  ASSERT_TRUE(held) << held.error().message();
+  // Each later run's outputs are dropped before the next: the second run
+  // allocates (the first's are held), every later one reuses the second's
+  // storage, which a complete run has written, so nothing is poisoned.
+  for (int scale = 2; scale <= 4; ++scale) {
+    device.log.clear();
+    HostTensor a = iota(DType::I32, {8}, scale);
+    Expected<std::vector<std::shared_ptr<DeviceTensor>>> outputs =
+        runner->runOnDevice({&a});
+    ASSERT_TRUE(outputs) << outputs.error().message();
+    std::vector<std::string> reused = {"write A.0",  "write A.1", "launch 0",
+                                       "launch 1",   "launch 2",  "launch 3",
+                                       "synchronise"};
+    std::vector<std::string> allocated = {
+        "allocate C.0", "allocate C.1", "write A.0",  "write A.1",
+        "poison C.0",   "poison C.1",   "launch 0",   "launch 1",
+        "launch 2",     "launch 3",     "synchronise"};
+    EXPECT_EQ(device.log, scale == 2 ? allocated : reused) << "run " << scale;
+    Expected<HostTensor> c = (*outputs)[0]->read();
+    ASSERT_TRUE(c) << c.error().message();
+    for (int64_t i = 0; i < 8; ++i)
+      ASSERT_EQ(c->getDouble(i), scale * i) << i;
+  }
+  // The first run's output, held throughout, was never reused.
+  Expected<HostTensor> c = (*held)[0]->read();
+  ASSERT_TRUE(c) << c.error().message();
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(c->getDouble(i), i) << i;
+}
+
+TEST_F(RunSkeletonTest, DroppedOutputsLeaveOneSpareBehind) {
+  std::unique_ptr<FakeRunner> runner = prepare(96);
+  HostTensor a = iota(DType::I32, {8}, 1);
+  std::vector<std::shared_ptr<DeviceTensor>> held;
+  for (int run = 0; run < 4; ++run) {
+    Expected<std::vector<std::shared_ptr<DeviceTensor>>> outputs =
+        runner->runOnDevice({&a});
+    ASSERT_TRUE(outputs) << outputs.error().message();
+    held.push_back((*outputs)[0]);
+  }
+  held.clear();
+  device.log.clear();
+  // Four sets of storage are free: the run takes one, keeps one spare and
+  // releases the other two.
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> outputs =
+      runner->runOnDevice({&a});
+  ASSERT_TRUE(outputs) << outputs.error().message();
+  EXPECT_EQ(std::count(device.log.begin(), device.log.end(), "free C.0"), 2);
+  EXPECT_EQ(std::count(device.log.begin(), device.log.end(), "free C.1"), 2);
+  EXPECT_EQ(std::count(device.log.begin(), device.log.end(), "allocate C.0"),
+            0);
+}
+
+TEST_F(RunSkeletonTest, AFailedDeviceResidentRunLeavesItsStoragePoisonedNext) {
+  // Storage that a run got but did not complete is poisoned by the next.
+  std::unique_ptr<FakeRunner> runner = prepare(96);
+  HostTensor a = iota(DType::I32, {8}, 1);
+  runner->failLaunch = 1;
+  ASSERT_FALSE(runner->runOnDevice({&a}));
+  runner->failLaunch.reset();
+  device.log.clear();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> outputs =
+      runner->runOnDevice({&a});
+  ASSERT_TRUE(outputs) << outputs.error().message();
+  EXPECT_EQ(device.log,
+            (std::vector<std::string>{"write A.0", "write A.1", "poison C.0",
+                                      "poison C.1", "poison T.0", "poison T.1",
+                                      "launch 0", "launch 1", "launch 2",
+                                      "launch 3", "synchronise"}));
 }

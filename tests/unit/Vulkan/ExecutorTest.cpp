@@ -499,3 +499,31 @@ TEST_F(ExecutorTest, FeaturesTheProfileDeniesNameTheKernel) {
 }
 
 } // namespace
+
+TEST_F(ExecutorTest, AnOutputHeldAcrossLaterRunsKeepsItsValues) {
+  // The loop of a training step: each run's output is the next run's
+  // input, and the previous state is dropped, so that later runs reuse its
+  // storage. An output held throughout must never be among it.
+  Expected<std::unique_ptr<VulkanExecutor>> executor =
+      prepare(vectorAddBundle());
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1000}, 1);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> held =
+      (*executor)->runOnDevice({&a, &a});
+  ASSERT_TRUE(held) << held.error().message();
+  std::shared_ptr<const DeviceTensor> state = (*held)[0];
+  for (int step = 3; step <= 8; ++step) {
+    Expected<std::vector<std::shared_ptr<DeviceTensor>>> next =
+        (*executor)->runOnDevice({state, &a});
+    ASSERT_TRUE(next) << next.error().message();
+    state = (*next)[0];
+    Expected<HostTensor> values = state->read();
+    ASSERT_TRUE(values) << values.error().message();
+    for (int64_t i = 0; i < 1000; ++i)
+      ASSERT_EQ(values->getDouble(i), step * static_cast<double>(i)) << i;
+  }
+  Expected<HostTensor> first = (*held)[0]->read();
+  ASSERT_TRUE(first) << first.error().message();
+  for (int64_t i = 0; i < 1000; ++i)
+    ASSERT_EQ(first->getDouble(i), 2.0 * static_cast<double>(i)) << i;
+}
