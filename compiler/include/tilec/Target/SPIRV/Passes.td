@@ -56,7 +56,12 @@ def SPIRVVectorBuffersPass
     multiple of W): one OpLoad or OpStore of a vector in SPIR-V, as OpenCL
     C's float4 accesses, instead of W scalar ones. A stored
     `vector.from_elements` becomes `vector.insert`s into a zero vector.
-    Buffers accessed both ways are left to the scalarisation.
+    A work-group array accessed through vectors of one width W and through
+    scalars becomes its rows, `memref<N/W x W x T, 3>`: a vector access at
+    `%i` the `vector.load` or `vector.store` of row `%i / W`, a scalar one
+    element `[%i / W, %i mod W]`, which the conversion declares as an array
+    of vectors whose scalars are components (SPIRVVectorRows.cpp). Kernel
+    arguments accessed both ways are left to the scalarisation.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect",
