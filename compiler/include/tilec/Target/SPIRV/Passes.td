@@ -115,16 +115,35 @@ def SPIRVExpandBF16Pass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def SPIRVUnsignedDivisionsPass
+    : Pass<"tilec-spirv-unsigned-divisions", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Divide unsigned where both operands are non-negative";
+  let description = [{
+    Rewrites `arith.divsi` and `arith.remsi` to `arith.divui` and
+    `arith.remui` where MLIR's integer range analysis proves both operands
+    non-negative (work-item and group ids, the loop counters and the
+    coordinates computed from them): the same values, without the sign
+    correction that a signed division by a constant costs the driver. The
+    analysis computes `index` in 64 bits, which is sound because all index
+    arithmetic of the kernels fits in the module's tile.index_bits. Run
+    before tilec-spirv-remainders-from-quotients.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def SPIRVRemaindersFromQuotientsPass
     : Pass<"tilec-spirv-remainders-from-quotients", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Compute signed remainders by a constant from the quotient";
+  let summary = "Compute remainders by a constant from the quotient";
   let description = [{
     Rewrites `arith.remsi %x, %c` (a constant other than 0 and -1) to
     `%x - (%x divsi %c) * %c`, exactly the same value: MLIR 19 converts
     remsi to an unsigned remainder of absolute values and a select, a
     second division beside the quotient that the kernel computes from the
-    same operands. Run before tilec-spirv-keep-zero-operands-exact, whose
-    CSE merges the two quotients.
+    same operands. Likewise `arith.remui %x, %c` by a constant that is not
+    a power of two (whose remainder is one mask) to
+    `%x - (%x divui %c) * %c`. Run before
+    tilec-spirv-keep-zero-operands-exact, whose CSE merges the two
+    quotients.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
