@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
@@ -108,6 +109,53 @@ static void eraseVectorStore(vector::StoreOp store) {
     built->erase();
 }
 
+/// Whether `index` is a sum of terms that are each a multiple of `width`
+/// by construction: constants, and products with one (`k * 132 + ty * 4 +
+/// 64` for a width of 4).
+static bool isSumOfMultiples(Value index, int64_t width) {
+  if (std::optional<int64_t> constant = getConstantIntValue(index))
+    return *constant % width == 0;
+  if (auto sum = index.getDefiningOp<arith::AddIOp>())
+    return isSumOfMultiples(sum.getLhs(), width) &&
+           isSumOfMultiples(sum.getRhs(), width);
+  if (auto product = index.getDefiningOp<arith::MulIOp>())
+    return isSumOfMultiples(product.getLhs(), width) ||
+           isSumOfMultiples(product.getRhs(), width);
+  return false;
+}
+
+/// The quotient of `index` (isSumOfMultiples) by `width`, term by term.
+static Value divideTerms(ImplicitLocOpBuilder &b, Value index, int64_t width) {
+  if (std::optional<int64_t> constant = getConstantIntValue(index))
+    return b.create<arith::ConstantIndexOp>(*constant / width);
+  if (auto sum = index.getDefiningOp<arith::AddIOp>()) {
+    Value lhs = divideTerms(b, sum.getLhs(), width);
+    return b.create<arith::AddIOp>(lhs, divideTerms(b, sum.getRhs(), width));
+  }
+  auto product = index.getDefiningOp<arith::MulIOp>();
+  if (isSumOfMultiples(product.getLhs(), width))
+    return b.create<arith::MulIOp>(divideTerms(b, product.getLhs(), width),
+                                   product.getRhs());
+  return b.create<arith::MulIOp>(product.getLhs(),
+                                 divideTerms(b, product.getRhs(), width));
+}
+
+/// `index` / `width`, where the access's `index` is a multiple of `width`.
+/// A sum of multiples is divided term by term (`k * 33 + ty + 16`): the
+/// driver then adds constant offsets to a loop-invariant base, as it does
+/// for the OpenCL C's `tile + k * 132 + ty * 4 + 64`, where a division of
+/// the sum would leave it a shift per access (it cannot distribute the
+/// division over an add that might wrap). Exact because the kernels' index
+/// arithmetic never overflows its width (docs/kernel-ir.md, "The module").
+/// Any other index is divided unsigned.
+static Value divideByWidth(ImplicitLocOpBuilder &b, Value index,
+                           int64_t width) {
+  if (isSumOfMultiples(index, width))
+    return divideTerms(b, index, width);
+  return b.create<arith::DivUIOp>(index,
+                                  b.create<arith::ConstantIndexOp>(width));
+}
+
 /// Retypes `buffer` to an array of vector<WxT> and each of its accesses to
 /// the element at %i / W: the kernel IR's %i is a multiple of W
 /// (docs/kernel-ir.md, "Vectors").
@@ -120,8 +168,7 @@ static void accessAsVectors(Value buffer, int64_t width) {
   for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
     ImplicitLocOpBuilder b(user->getLoc(), user);
     auto vectorIndex = [&](Value index) -> Value {
-      return b.create<arith::DivUIOp>(index,
-                                      b.create<arith::ConstantIndexOp>(width));
+      return divideByWidth(b, index, width);
     };
     if (auto load = dyn_cast<vector::LoadOp>(user)) {
       Value vector = b.create<memref::LoadOp>(
@@ -151,13 +198,16 @@ static void accessAsVectorRows(Value buffer, int64_t width) {
       MemRefLayoutAttrInterface(), type.getMemorySpace()));
   for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
     ImplicitLocOpBuilder b(user->getLoc(), user);
-    Value rowWidth = b.create<arith::ConstantIndexOp>(width);
     auto rowOf = [&](Value index) -> Value {
-      return b.create<arith::DivUIOp>(index, rowWidth);
+      return divideByWidth(b, index, width);
     };
     auto elementOf = [&](Value index) -> SmallVector<Value> {
       Value row = rowOf(index);
-      return {row, b.create<arith::RemUIOp>(index, rowWidth)};
+      Value column = isSumOfMultiples(index, width)
+                         ? b.create<arith::ConstantIndexOp>(0).getResult()
+                         : b.create<arith::RemUIOp>(
+                               index, b.create<arith::ConstantIndexOp>(width));
+      return {row, column};
     };
     if (auto load = dyn_cast<vector::LoadOp>(user)) {
       Value row = rowOf(load.getIndices().back());

@@ -3,7 +3,8 @@
 // stored vector.from_elements becomes insertions into a zero vector. A
 // work-group array accessed both ways becomes its rows of W (@stage): a
 // vector access at %i the row %i / W, a scalar one the element
-// [%i / W, %i mod W]. A kernel argument accessed both ways, or a buffer
+// [%i / W, %i mod W]; an index that is a sum of multiples of W (%t * 4 + 8)
+// is divided term by term (%t * 1 + 2, column 0). A kernel argument accessed both ways, or a buffer
 // accessed through two widths, keeps its scalars.
 // RUN: tile-opt --tilec-spirv-vector-buffers %s | FileCheck %s
 
@@ -36,6 +37,9 @@ module {
       %e = vector.extract %v[2] : f32 from vector<4xf32>
       %j = arith.addi %i, %c17 : index
       memref.store %e, %tile[%j] : memref<64xf32, 3>
+      %c8 = arith.constant 8 : index
+      %k = arith.addi %i, %c8 : index
+      memref.store %e, %tile[%k] : memref<64xf32, 3>
       %w = vector.from_elements %a, %a, %a, %a : vector<4xf32>
       vector.store %w, %tile[%i] : memref<64xf32, 3>, vector<4xf32>
       %r = vector.load %tile[%i] : memref<64xf32, 3>, vector<4xf32>
@@ -69,17 +73,24 @@ module {
 
 // CHECK-LABEL: gpu.func @stage
 // CHECK-SAME: (%[[IN:.*]]: memref<16xvector<4xf32>>, %[[OUT:.*]]: memref<64xf32>,
-// CHECK: %[[I:.*]] = arith.muli
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[I:.*]] = arith.muli %[[T]], %{{.*}} : index
 // CHECK: %[[TILE:.*]] = memref.alloc() : memref<16x4xf32, 3>
+// CHECK: %[[IQ:.*]] = arith.muli %[[T]], %[[C1:.*]] : index
+// CHECK: memref.load %[[IN]][%[[IQ]]] : memref<16xvector<4xf32>>
 // CHECK: %[[J:.*]] = arith.addi %[[I]], %{{.*}} : index
 // CHECK: %[[SR:.*]] = arith.divui %[[J]], %[[C4:.*]] : index
-// CHECK: %[[SC:.*]] = arith.remui %[[J]], %[[C4]] : index
+// CHECK: %[[SC:.*]] = arith.remui %[[J]], %{{.*}} : index
 // CHECK: memref.store %{{.*}}, %[[TILE]][%[[SR]], %[[SC]]] : memref<16x4xf32, 3>
+// CHECK: %[[KQ:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK: %[[KR:.*]] = arith.addi %[[KQ]], %[[C2:.*]] : index
+// CHECK: %[[K0:.*]] = arith.constant 0 : index
+// CHECK: memref.store %{{.*}}, %[[TILE]][%[[KR]], %[[K0]]] : memref<16x4xf32, 3>
 // CHECK: vector.insert
 // CHECK: %[[W:.*]] = vector.insert %arg2, %{{.*}} [3] : f32 into vector<4xf32>
-// CHECK: %[[WR:.*]] = arith.divui %[[I]], %{{.*}} : index
-// CHECK: vector.store %[[W]], %[[TILE]][%[[WR]], %[[Z:.*]]] : memref<16x4xf32, 3>, vector<4xf32>
-// CHECK: %[[LR:.*]] = arith.divui %[[I]], %{{.*}} : index
+// CHECK: %[[WR:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK: vector.store %[[W]], %[[TILE]][%[[WR]], %{{.*}}] : memref<16x4xf32, 3>, vector<4xf32>
+// CHECK: %[[LR:.*]] = arith.muli %[[T]], %{{.*}} : index
 // CHECK: vector.load %[[TILE]][%[[LR]], %{{.*}}] : memref<16x4xf32, 3>, vector<4xf32>
 // CHECK: %[[XR:.*]] = arith.divui %[[J]], %{{.*}} : index
 // CHECK: %[[XC:.*]] = arith.remui %[[J]], %{{.*}} : index
