@@ -41,6 +41,7 @@ static bool hasStorageVectors(Type element) {
          });
 }
 
+namespace {
 /// How the kernel accesses a buffer that it reads or writes through vectors
 /// of one width W: only through them, or (a work-group array) through
 /// scalars as well.
@@ -48,6 +49,7 @@ struct VectorAccess {
   int64_t width;
   bool scalarsToo;
 };
+} // namespace
 
 /// Whether `type` is work-group memory (space 3 in the kernel IR).
 static bool isWorkgroupMemory(MemRefType type) {
