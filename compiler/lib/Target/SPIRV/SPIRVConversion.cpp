@@ -15,6 +15,7 @@
 #include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "SPIRVTools.h"
+#include "SPIRVVectorRows.h"
 
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
 #include "mlir/Conversion/FuncToSPIRV/FuncToSPIRV.h"
@@ -140,6 +141,7 @@ static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
                GLSLUnaryPattern<math::AtanOp, spirv::GLAtanOp>>(typeConverter,
                                                                 context);
   populateMemRefToSPIRVPatterns(typeConverter, patterns);
+  populateVectorRowPatterns(typeConverter, patterns);
   populateVectorToSPIRVPatterns(typeConverter, patterns);
   index::populateIndexToSPIRVPatterns(typeConverter, patterns);
   populateFuncToSPIRVPatterns(typeConverter, patterns);

@@ -59,11 +59,17 @@ static Value offsetIndex(ImplicitLocOpBuilder &b, Value index, int64_t offset) {
 /// MLIR 19 converts them to a bitcast of the element pointer to a vector
 /// pointer, which Vulkan's logical addressing forbids (spirv-val: "not a
 /// logical pointer"). Only the buffers that SPIRVVectorBuffers.cpp leaves
-/// scalar (accessed both ways, or through two widths) still have them.
+/// scalar (arguments accessed both ways, or buffers accessed through two
+/// widths) still have them; the rows of a work-group array it retyped
+/// (rank 2) stay whole vectors (SPIRVVectorRows.cpp).
 static void scalarizeVectorAccesses(gpu::GPUModuleOp kernels) {
   SmallVector<Operation *> accesses;
   kernels.walk([&](Operation *op) {
-    if (isa<vector::LoadOp, vector::StoreOp>(op))
+    if (auto load = dyn_cast<vector::LoadOp>(op);
+        load && load.getMemRefType().getRank() == 1)
+      accesses.push_back(op);
+    if (auto store = dyn_cast<vector::StoreOp>(op);
+        store && store.getMemRefType().getRank() == 1)
       accesses.push_back(op);
   });
   for (Operation *op : accesses) {
@@ -261,6 +267,7 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVGuardLoopsPass());
   kernels.addPass(createSPIRVApproximateMathPass());
   kernels.addPass(createSPIRVExpandBF16Pass());
+  kernels.addPass(createSPIRVUnsignedDivisionsPass());
   kernels.addPass(createSPIRVRemaindersFromQuotientsPass());
   // After the last pass that folds: nothing may fold a constant zero back
   // in.

@@ -1,4 +1,4 @@
-//===- SPIRVRemainders.cpp - Signed remainders from their quotients -------===//
+//===- SPIRVRemainders.cpp - Remainders from their quotients --------------===//
 //
 // MLIR 19 converts arith.remsi to SPIR-V as |x| umod |y| with the sign of x
 // put back by a select (GLSL leaves % undefined for negative operands, and
@@ -9,7 +9,10 @@
 // loops of reductions and generic contractions. By a constant other than 0
 // and -1, x rem y is exactly x - (x div y) * y (truncated division; the
 // product never exceeds |x|), and the CSE of the next pass merges the
-// quotient with the kernel's own.
+// quotient with the kernel's own. The unsigned remainders that
+// SPIRVUnsignedDivisions.cpp makes of them (x and y non-negative) are
+// computed the same way, except by a power of two, which is one mask (an
+// OpUMod that every driver turns into a bitwise and).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,24 +39,45 @@ static bool isSafeConstantDivisor(Value divisor) {
          !value.isAllOnes();
 }
 
+/// Whether `divisor` is a constant whose unsigned remainder is not one mask
+/// (not 0, not a power of two).
+static bool isNonMaskDivisor(Value divisor) {
+  APInt value;
+  return matchPattern(divisor, m_ConstantInt(&value)) && !value.isZero() &&
+         !value.isPowerOf2();
+}
+
+/// Replaces `remainder` (of a signed or unsigned `Division`) with
+/// x - (x div y) * y.
+template <typename Division>
+static void computeFromQuotient(Operation *remainder) {
+  ImplicitLocOpBuilder b(remainder->getLoc(), remainder);
+  Value dividend = remainder->getOperand(0);
+  Value divisor = remainder->getOperand(1);
+  Value quotient = b.create<Division>(dividend, divisor);
+  Value multiple = b.create<arith::MulIOp>(quotient, divisor);
+  remainder->getResult(0).replaceAllUsesWith(
+      b.create<arith::SubIOp>(dividend, multiple).getResult());
+  remainder->erase();
+}
+
 namespace {
 struct SPIRVRemaindersFromQuotientsPass
     : tilec::impl::SPIRVRemaindersFromQuotientsPassBase<
           SPIRVRemaindersFromQuotientsPass> {
   void runOnOperation() override {
-    SmallVector<arith::RemSIOp> remainders;
-    getOperation().walk([&](arith::RemSIOp remainder) {
-      if (isSafeConstantDivisor(remainder.getRhs()))
-        remainders.push_back(remainder);
+    SmallVector<Operation *> remainders;
+    getOperation().walk([&](Operation *op) {
+      if ((isa<arith::RemSIOp>(op) &&
+           isSafeConstantDivisor(op->getOperand(1))) ||
+          (isa<arith::RemUIOp>(op) && isNonMaskDivisor(op->getOperand(1))))
+        remainders.push_back(op);
     });
-    for (arith::RemSIOp remainder : remainders) {
-      ImplicitLocOpBuilder b(remainder.getLoc(), remainder);
-      Value quotient =
-          b.create<arith::DivSIOp>(remainder.getLhs(), remainder.getRhs());
-      Value multiple = b.create<arith::MulIOp>(quotient, remainder.getRhs());
-      remainder.replaceAllUsesWith(
-          b.create<arith::SubIOp>(remainder.getLhs(), multiple).getResult());
-      remainder.erase();
+    for (Operation *remainder : remainders) {
+      if (isa<arith::RemSIOp>(remainder))
+        computeFromQuotient<arith::DivSIOp>(remainder);
+      else
+        computeFromQuotient<arith::DivUIOp>(remainder);
     }
   }
 };

@@ -7,7 +7,11 @@
 // issues W times the load instructions. A buffer that the kernel only
 // accesses through vectors of one width is therefore declared as an array
 // of those vectors instead, and each access becomes one load or store of
-// an element of it. A buffer accessed both ways keeps its scalars.
+// an element of it. A work-group array accessed both ways (the tiled
+// product's A tile: stored one element at a time, read as vectors) becomes
+// its rows of W, an array of vectors whose scalar accesses reach one
+// component (SPIRVVectorRows.cpp); a kernel argument accessed both ways
+// keeps its scalars.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +20,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
@@ -36,30 +41,121 @@ static bool hasStorageVectors(Type element) {
          });
 }
 
-/// The width W of the vectors through which alone the kernel accesses
-/// `buffer` (a flat memref of N elements, N a multiple of W), if it does.
-static std::optional<int64_t> getAccessWidth(Value buffer) {
+namespace {
+/// How the kernel accesses a buffer that it reads or writes through vectors
+/// of one width W: only through them, or (a work-group array) through
+/// scalars as well.
+struct VectorAccess {
+  int64_t width;
+  bool scalarsToo;
+};
+} // namespace
+
+/// Whether `type` is work-group memory (space 3 in the kernel IR).
+static bool isWorkgroupMemory(MemRefType type) {
+  auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
+  return space && space.getInt() == 3;
+}
+
+/// How the kernel accesses `buffer` (a flat memref of N elements, N a
+/// multiple of W), if through vectors of one width W: only through them, or
+/// through them and scalars where `buffer` is a work-group array.
+static std::optional<VectorAccess> getVectorAccess(Value buffer) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type || type.getRank() != 1 || !type.hasStaticShape() ||
       !type.getLayout().isIdentity() ||
       !hasStorageVectors(type.getElementType()))
     return std::nullopt;
   std::optional<int64_t> width;
+  bool scalars = false;
   for (Operation *user : buffer.getUsers()) {
     VectorType vector;
     if (auto load = dyn_cast<vector::LoadOp>(user))
       vector = load.getVectorType();
     else if (auto store = dyn_cast<vector::StoreOp>(user))
       vector = store.getVectorType();
-    else
+    else if (isa<memref::LoadOp, memref::StoreOp>(user)) {
+      scalars = true;
+      continue;
+    } else
       return std::nullopt;
     if (vector.getRank() != 1 || (width && *width != vector.getNumElements()))
       return std::nullopt;
     width = vector.getNumElements();
   }
-  if (!width || type.getDimSize(0) % *width != 0)
+  if (!width || type.getDimSize(0) % *width != 0 ||
+      (scalars && !isWorkgroupMemory(type)))
     return std::nullopt;
-  return width;
+  return VectorAccess{*width, scalars};
+}
+
+/// The vector that `store` stores, built where it is a vector.from_elements
+/// (which MLIR 19 does not convert) by inserting its scalars one by one
+/// (OpCompositeInsert) into a zero vector.
+static Value getStoredVector(ImplicitLocOpBuilder &b, vector::StoreOp store) {
+  Value vector = store.getValueToStore();
+  auto built = vector.getDefiningOp<vector::FromElementsOp>();
+  if (!built)
+    return vector;
+  vector = b.create<arith::ConstantOp>(b.getZeroAttr(store.getVectorType()));
+  for (auto [i, element] : llvm::enumerate(built.getElements()))
+    vector = b.create<vector::InsertOp>(element, vector, i);
+  return vector;
+}
+
+/// Erases `store` and the vector.from_elements that only it used.
+static void eraseVectorStore(vector::StoreOp store) {
+  auto built = store.getValueToStore().getDefiningOp<vector::FromElementsOp>();
+  store.erase();
+  if (built && built->use_empty())
+    built->erase();
+}
+
+/// Whether `index` is a sum of terms that are each a multiple of `width`
+/// by construction: constants, and products with one (`k * 132 + ty * 4 +
+/// 64` for a width of 4).
+static bool isSumOfMultiples(Value index, int64_t width) {
+  if (std::optional<int64_t> constant = getConstantIntValue(index))
+    return *constant % width == 0;
+  if (auto sum = index.getDefiningOp<arith::AddIOp>())
+    return isSumOfMultiples(sum.getLhs(), width) &&
+           isSumOfMultiples(sum.getRhs(), width);
+  if (auto product = index.getDefiningOp<arith::MulIOp>())
+    return isSumOfMultiples(product.getLhs(), width) ||
+           isSumOfMultiples(product.getRhs(), width);
+  return false;
+}
+
+/// The quotient of `index` (isSumOfMultiples) by `width`, term by term.
+static Value divideTerms(ImplicitLocOpBuilder &b, Value index, int64_t width) {
+  if (std::optional<int64_t> constant = getConstantIntValue(index))
+    return b.create<arith::ConstantIndexOp>(*constant / width);
+  if (auto sum = index.getDefiningOp<arith::AddIOp>()) {
+    Value lhs = divideTerms(b, sum.getLhs(), width);
+    return b.create<arith::AddIOp>(lhs, divideTerms(b, sum.getRhs(), width));
+  }
+  auto product = index.getDefiningOp<arith::MulIOp>();
+  if (isSumOfMultiples(product.getLhs(), width))
+    return b.create<arith::MulIOp>(divideTerms(b, product.getLhs(), width),
+                                   product.getRhs());
+  return b.create<arith::MulIOp>(product.getLhs(),
+                                 divideTerms(b, product.getRhs(), width));
+}
+
+/// `index` / `width`, where the access's `index` is a multiple of `width`.
+/// A sum of multiples is divided term by term (`k * 33 + ty + 16`): the
+/// driver then adds constant offsets to a loop-invariant base, as it does
+/// for the OpenCL C's `tile + k * 132 + ty * 4 + 64`, where a division of
+/// the sum would leave it a shift per access (it cannot distribute the
+/// division over an add that might wrap). Exact because the kernels' index
+/// arithmetic never overflows its width (docs/kernel-ir.md, "The module").
+/// Any other index is divided unsigned.
+static Value divideByWidth(ImplicitLocOpBuilder &b, Value index,
+                           int64_t width) {
+  if (isSumOfMultiples(index, width))
+    return divideTerms(b, index, width);
+  return b.create<arith::DivUIOp>(index,
+                                  b.create<arith::ConstantIndexOp>(width));
 }
 
 /// Retypes `buffer` to an array of vector<WxT> and each of its accesses to
@@ -74,8 +170,7 @@ static void accessAsVectors(Value buffer, int64_t width) {
   for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
     ImplicitLocOpBuilder b(user->getLoc(), user);
     auto vectorIndex = [&](Value index) -> Value {
-      return b.create<arith::DivUIOp>(index,
-                                      b.create<arith::ConstantIndexOp>(width));
+      return divideByWidth(b, index, width);
     };
     if (auto load = dyn_cast<vector::LoadOp>(user)) {
       Value vector = b.create<memref::LoadOp>(
@@ -85,36 +180,82 @@ static void accessAsVectors(Value buffer, int64_t width) {
       continue;
     }
     auto store = cast<vector::StoreOp>(user);
-    Value vector = store.getValueToStore();
-    // MLIR 19 does not convert vector.from_elements: its scalars are
-    // inserted one by one (OpCompositeInsert).
-    auto built = vector.getDefiningOp<vector::FromElementsOp>();
-    if (built) {
-      vector = b.create<arith::ConstantOp>(b.getZeroAttr(vectorType));
-      for (auto [i, element] : llvm::enumerate(built.getElements()))
-        vector = b.create<vector::InsertOp>(element, vector, i);
-    }
+    Value vector = getStoredVector(b, store);
     b.create<memref::StoreOp>(vector, buffer,
                               vectorIndex(store.getIndices().back()));
-    store.erase();
-    if (built && built->use_empty())
-      built->erase();
+    eraseVectorStore(store);
+  }
+}
+
+/// Retypes the work-group array `buffer`, accessed through vectors of width
+/// W and through scalars, to its rows of W: memref<N/W x W x T, 3>, which the
+/// conversion declares as an array of N/W vector<WxT> (SPIRVVectorRows.cpp).
+/// A vector access at %i (a multiple of W, docs/kernel-ir.md, "Vectors")
+/// becomes the row %i / W, a scalar access at %i the element %i mod W of
+/// the row %i / W: its component.
+static void accessAsVectorRows(Value buffer, int64_t width) {
+  auto type = cast<MemRefType>(buffer.getType());
+  buffer.setType(MemRefType::get(
+      {type.getDimSize(0) / width, width}, type.getElementType(),
+      MemRefLayoutAttrInterface(), type.getMemorySpace()));
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+    ImplicitLocOpBuilder b(user->getLoc(), user);
+    auto rowOf = [&](Value index) -> Value {
+      return divideByWidth(b, index, width);
+    };
+    auto elementOf = [&](Value index) -> SmallVector<Value> {
+      Value row = rowOf(index);
+      Value column = isSumOfMultiples(index, width)
+                         ? b.create<arith::ConstantIndexOp>(0).getResult()
+                         : b.create<arith::RemUIOp>(
+                               index, b.create<arith::ConstantIndexOp>(width));
+      return {row, column};
+    };
+    if (auto load = dyn_cast<vector::LoadOp>(user)) {
+      Value row = rowOf(load.getIndices().back());
+      Value vector = b.create<vector::LoadOp>(
+          load.getVectorType(), buffer,
+          ValueRange{row, b.create<arith::ConstantIndexOp>(0)});
+      load.replaceAllUsesWith(vector);
+      load.erase();
+    } else if (auto store = dyn_cast<vector::StoreOp>(user)) {
+      Value vector = getStoredVector(b, store);
+      Value row = rowOf(store.getIndices().back());
+      b.create<vector::StoreOp>(
+          vector, buffer, ValueRange{row, b.create<arith::ConstantIndexOp>(0)});
+      eraseVectorStore(store);
+    } else if (auto load = dyn_cast<memref::LoadOp>(user)) {
+      Value element =
+          b.create<memref::LoadOp>(buffer, elementOf(load.getIndices()[0]));
+      load.replaceAllUsesWith(element);
+      load.erase();
+    } else {
+      auto store = cast<memref::StoreOp>(user);
+      b.create<memref::StoreOp>(store.getValueToStore(), buffer,
+                                elementOf(store.getIndices()[0]));
+      store.erase();
+    }
   }
 }
 
 /// Widens every work-group array (memref.alloc) and every kernel argument
-/// that getAccessWidth accepts.
+/// that getVectorAccess accepts.
 static void declareVectorBuffers(gpu::GPUModuleOp kernels) {
-  kernels.walk([](memref::AllocOp alloc) {
-    if (std::optional<int64_t> width = getAccessWidth(alloc.getResult()))
-      accessAsVectors(alloc.getResult(), *width);
-  });
+  auto widen = [](Value buffer) {
+    std::optional<VectorAccess> access = getVectorAccess(buffer);
+    if (!access)
+      return;
+    if (access->scalarsToo)
+      accessAsVectorRows(buffer, access->width);
+    else
+      accessAsVectors(buffer, access->width);
+  };
+  kernels.walk([&](memref::AllocOp alloc) { widen(alloc.getResult()); });
   for (auto kernel : kernels.getOps<gpu::GPUFuncOp>()) {
     SmallVector<Type> inputs;
     for (unsigned i = 0, e = kernel.getNumArguments(); i < e; ++i) {
       BlockArgument argument = kernel.getArgument(i);
-      if (std::optional<int64_t> width = getAccessWidth(argument))
-        accessAsVectors(argument, *width);
+      widen(argument);
       inputs.push_back(argument.getType());
     }
     kernel.setFunctionType(FunctionType::get(

@@ -1,7 +1,7 @@
 // Vector loads and stores (vector<2|4xT>, from the vectorising lowering).
 // A buffer accessed only through vectors of one width (%in, %out, %tile) is
 // an array of vectors, each access one vector OpLoad/OpStore of the element
-// at %i / W; a buffer accessed through two widths (%mixed) keeps its
+// at %i / W (%t * 4 divided term by term: %t, no OpUDiv); a buffer accessed through two widths (%mixed) keeps its
 // scalars, and each vector access is one scalar access per element: MLIR 19
 // would turn it into a bitcast of the element pointer, which Vulkan's
 // logical addressing forbids. Arithmetic and broadcasts stay vectors.
@@ -50,11 +50,12 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 }
 
 // CHECK-LABEL: %vectors = OpFunction
-// CHECK: [[BASE:%[0-9]+]] = OpIMul %uint %{{[0-9]+}} %uint_4
-// CHECK: [[Q:%[0-9]+]] = OpUDiv %uint [[BASE]] %uint_4
-// CHECK: [[P:%[0-9]+]] = OpAccessChain %_ptr_StorageBuffer_v4float %arg0 %uint_0 [[Q]]
+// CHECK: [[T:%[0-9]+]] = OpCompositeExtract %uint %{{[0-9]+}} 0
+// CHECK: [[BASE:%[0-9]+]] = OpIMul %uint [[T]] %uint_4
+// CHECK-NOT: OpUDiv
+// CHECK: [[P:%[0-9]+]] = OpAccessChain %_ptr_StorageBuffer_v4float %arg0 %uint_0 [[T]]
 // CHECK: [[V:%[0-9]+]] = OpLoad %v4float [[P]]
-// CHECK: OpAccessChain %_ptr_Workgroup_v4float %__workgroup_mem__0 %uint_0
+// CHECK: OpAccessChain %_ptr_Workgroup_v4float %__workgroup_mem__0 %uint_0 [[T]]
 // CHECK: OpStore %{{[0-9]+}} [[V]]
 // CHECK: OpCompositeExtract %float [[V]] 0
 // CHECK: OpAccessChain %_ptr_Workgroup_float %__workgroup_mem__1 %uint_0 [[BASE]]

@@ -56,7 +56,12 @@ def SPIRVVectorBuffersPass
     multiple of W): one OpLoad or OpStore of a vector in SPIR-V, as OpenCL
     C's float4 accesses, instead of W scalar ones. A stored
     `vector.from_elements` becomes `vector.insert`s into a zero vector.
-    Buffers accessed both ways are left to the scalarisation.
+    A work-group array accessed through vectors of one width W and through
+    scalars becomes its rows, `memref<N/W x W x T, 3>`: a vector access at
+    `%i` the `vector.load` or `vector.store` of row `%i / W`, a scalar one
+    element `[%i / W, %i mod W]`, which the conversion declares as an array
+    of vectors whose scalars are components (SPIRVVectorRows.cpp). Kernel
+    arguments accessed both ways are left to the scalarisation.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect",
@@ -110,16 +115,35 @@ def SPIRVExpandBF16Pass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def SPIRVUnsignedDivisionsPass
+    : Pass<"tilec-spirv-unsigned-divisions", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Divide unsigned where both operands are non-negative";
+  let description = [{
+    Rewrites `arith.divsi` and `arith.remsi` to `arith.divui` and
+    `arith.remui` where MLIR's integer range analysis proves both operands
+    non-negative (work-item and group ids, the loop counters and the
+    coordinates computed from them): the same values, without the sign
+    correction that a signed division by a constant costs the driver. The
+    analysis computes `index` in 64 bits, which is sound because all index
+    arithmetic of the kernels fits in the module's tile.index_bits. Run
+    before tilec-spirv-remainders-from-quotients.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def SPIRVRemaindersFromQuotientsPass
     : Pass<"tilec-spirv-remainders-from-quotients", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Compute signed remainders by a constant from the quotient";
+  let summary = "Compute remainders by a constant from the quotient";
   let description = [{
     Rewrites `arith.remsi %x, %c` (a constant other than 0 and -1) to
     `%x - (%x divsi %c) * %c`, exactly the same value: MLIR 19 converts
     remsi to an unsigned remainder of absolute values and a select, a
     second division beside the quotient that the kernel computes from the
-    same operands. Run before tilec-spirv-keep-zero-operands-exact, whose
-    CSE merges the two quotients.
+    same operands. Likewise `arith.remui %x, %c` by a constant that is not
+    a power of two (whose remainder is one mask) to
+    `%x - (%x divui %c) * %c`. Run before
+    tilec-spirv-keep-zero-operands-exact, whose CSE merges the two
+    quotients.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

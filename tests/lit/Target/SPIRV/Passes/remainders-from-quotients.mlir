@@ -1,8 +1,10 @@
 // tilec-spirv-remainders-from-quotients alone: a signed remainder by a
 // constant becomes x - (x / c) * c, whose quotient the translation's CSE
 // merges with the kernel's own x / c; a remainder by a value, by 0 or by
-// -1 stays as it is. The translation then has one OpSDiv per coordinate
-// and no OpUMod.
+// -1 stays as it is. An unsigned remainder likewise, but by a power of two
+// (one mask) it stays. In the translation the coordinates are non-negative
+// (tilec-spirv-unsigned-divisions): one OpUDiv per coordinate and no
+// OpUMod.
 // RUN: tile-opt --tilec-spirv-remainders-from-quotients %s | FileCheck %s
 // RUN: tile-translate --kernel-ir-to-spirv %s | FileCheck %s --check-prefix=SPIRV
 
@@ -32,7 +34,13 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
       %byMinusOne = arith.remsi %ci, %minusOne : i32
       %s1 = arith.addi %byValue, %byZero : i32
       %s2 = arith.addi %s1, %byMinusOne : i32
-      memref.store %s2, %d[%c0] : memref<1xi32>
+      %c8 = arith.constant 8 : index
+      %u56 = arith.remui %i, %c56 : index
+      %u8 = arith.remui %i, %c8 : index
+      %u = arith.addi %u56, %u8 : index
+      %cu = arith.index_cast %u : index to i32
+      %s3 = arith.addi %s2, %cu : i32
+      memref.store %s3, %d[%c0] : memref<1xi32>
       gpu.return
     }
   }
@@ -49,10 +57,16 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
 // CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
 // CHECK-NOT: arith.remsi
+// CHECK: %[[UQ:.*]] = arith.divui %[[I]], %[[C56]] : index
+// CHECK: %[[UM:.*]] = arith.muli %[[UQ]], %[[C56]] : index
+// CHECK: arith.subi %[[I]], %[[UM]] : index
+// CHECK: arith.remui %[[I]], %{{.*}} : index
+// CHECK-NOT: arith.remui
 
 // SPIRV-LABEL: %coordinates = OpFunction
-// SPIRV-NOT: SAbs %uint_56
-// SPIRV: OpSDiv %uint %{{.*}} %uint_56
+// SPIRV-NOT: OpUMod %uint %{{.*}} %uint_56
+// SPIRV: OpUDiv %uint %{{.*}} %uint_56
+// SPIRV-NOT: OpUDiv %uint %{{.*}} %uint_56
+// SPIRV-NOT: OpUMod %uint %{{.*}} %uint_56
 // SPIRV-NOT: OpSDiv %uint %{{.*}} %uint_56
-// SPIRV-NOT: SAbs %uint_56
 // SPIRV: OpFunctionEnd

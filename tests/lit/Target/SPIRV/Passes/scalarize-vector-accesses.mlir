@@ -1,6 +1,8 @@
 // tilec-spirv-scalarize-vector-accesses alone: a vector load becomes one
 // scalar load per element inserted into a vector, a vector store one scalar
 // store per element, and a stored vector.from_elements stores its scalars.
+// The rows of a work-group array (rank 2, from tilec-spirv-vector-buffers)
+// stay whole vectors.
 // RUN: tile-opt --tilec-spirv-scalarize-vector-accesses %s | FileCheck %s
 
 module {
@@ -11,6 +13,10 @@ module {
       vector.store %v, %out[%i] : memref<64xf32>, vector<2xf32>
       %w = vector.from_elements %a, %b : vector<2xf32>
       vector.store %w, %out[%i] : memref<64xf32>, vector<2xf32>
+      %rows = memref.alloc() : memref<32x2xf32, 3>
+      %c0 = arith.constant 0 : index
+      vector.store %v, %rows[%i, %c0] : memref<32x2xf32, 3>, vector<2xf32>
+      %r = vector.load %rows[%i, %c0] : memref<32x2xf32, 3>, vector<2xf32>
       gpu.return
     }
   }
@@ -29,6 +35,8 @@ module {
 // CHECK: memref.store %[[Y1]], %arg1[%{{.*}}]
 // CHECK: memref.store %arg2, %arg1[%[[I]]]
 // CHECK: memref.store %arg3, %arg1[%{{.*}}]
+// CHECK: vector.store %[[V]], %{{.*}}[%[[I]], %{{.*}}] : memref<32x2xf32, 3>, vector<2xf32>
+// CHECK: vector.load %{{.*}}[%[[I]], %{{.*}}] : memref<32x2xf32, 3>, vector<2xf32>
 // CHECK-NOT: vector.load
 // CHECK-NOT: vector.store
 // CHECK-NOT: vector.from_elements

@@ -1,7 +1,11 @@
 // tilec-spirv-vector-buffers alone: a buffer accessed only through vectors
 // of one width becomes an array of those vectors, indexed by %i / W; a
 // stored vector.from_elements becomes insertions into a zero vector. A
-// buffer accessed both ways, or through two widths, keeps its scalars.
+// work-group array accessed both ways becomes its rows of W (@stage): a
+// vector access at %i the row %i / W, a scalar one the element
+// [%i / W, %i mod W]; an index that is a sum of multiples of W (%t * 4 + 8)
+// is divided term by term (%t * 1 + 2, column 0). A kernel argument accessed both ways, or a buffer
+// accessed through two widths, keeps its scalars.
 // RUN: tile-opt --tilec-spirv-vector-buffers %s | FileCheck %s
 
 module {
@@ -20,6 +24,29 @@ module {
       vector.store %w, %mixed[%i] : memref<64xf32>, vector<2xf32>
       vector.store %w, %widths[%i] : memref<64xf32, 3>, vector<2xf32>
       %y = vector.load %widths[%i] : memref<64xf32, 3>, vector<4xf32>
+      gpu.return
+    }
+
+    gpu.func @stage(%in: memref<64xf32>, %out: memref<64xf32>, %a: f32) kernel {
+      %t = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %c17 = arith.constant 17 : index
+      %i = arith.muli %t, %c4 : index
+      %tile = memref.alloc() : memref<64xf32, 3>
+      %v = vector.load %in[%i] : memref<64xf32>, vector<4xf32>
+      %e = vector.extract %v[2] : f32 from vector<4xf32>
+      %j = arith.addi %i, %c17 : index
+      memref.store %e, %tile[%j] : memref<64xf32, 3>
+      %c8 = arith.constant 8 : index
+      %k = arith.addi %i, %c8 : index
+      memref.store %e, %tile[%k] : memref<64xf32, 3>
+      %w = vector.from_elements %a, %a, %a, %a : vector<4xf32>
+      vector.store %w, %tile[%i] : memref<64xf32, 3>, vector<4xf32>
+      %r = vector.load %tile[%i] : memref<64xf32, 3>, vector<4xf32>
+      %x = memref.load %tile[%j] : memref<64xf32, 3>
+      %s = vector.extract %r[0] : f32 from vector<4xf32>
+      %y = arith.addf %s, %x : f32
+      memref.store %y, %out[%i] : memref<64xf32>
       gpu.return
     }
   }
@@ -43,3 +70,29 @@ module {
 // CHECK: vector.store %[[W]], %[[MIXED]][%[[I]]] : memref<64xf32>, vector<2xf32>
 // CHECK: vector.store %[[W]], %[[WIDTHS]][%[[I]]] : memref<64xf32, 3>, vector<2xf32>
 // CHECK: vector.load %[[WIDTHS]][%[[I]]] : memref<64xf32, 3>, vector<4xf32>
+
+// CHECK-LABEL: gpu.func @stage
+// CHECK-SAME: (%[[IN:.*]]: memref<16xvector<4xf32>>, %[[OUT:.*]]: memref<64xf32>,
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[I:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK: %[[TILE:.*]] = memref.alloc() : memref<16x4xf32, 3>
+// CHECK: %[[IQ:.*]] = arith.muli %[[T]], %[[C1:.*]] : index
+// CHECK: memref.load %[[IN]][%[[IQ]]] : memref<16xvector<4xf32>>
+// CHECK: %[[J:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK: %[[SR:.*]] = arith.divui %[[J]], %[[C4:.*]] : index
+// CHECK: %[[SC:.*]] = arith.remui %[[J]], %{{.*}} : index
+// CHECK: memref.store %{{.*}}, %[[TILE]][%[[SR]], %[[SC]]] : memref<16x4xf32, 3>
+// CHECK: %[[KQ:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK: %[[KR:.*]] = arith.addi %[[KQ]], %[[C2:.*]] : index
+// CHECK: %[[K0:.*]] = arith.constant 0 : index
+// CHECK: memref.store %{{.*}}, %[[TILE]][%[[KR]], %[[K0]]] : memref<16x4xf32, 3>
+// CHECK: vector.insert
+// CHECK: %[[W:.*]] = vector.insert %arg2, %{{.*}} [3] : f32 into vector<4xf32>
+// CHECK: %[[WR:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK: vector.store %[[W]], %[[TILE]][%[[WR]], %{{.*}}] : memref<16x4xf32, 3>, vector<4xf32>
+// CHECK: %[[LR:.*]] = arith.muli %[[T]], %{{.*}} : index
+// CHECK: vector.load %[[TILE]][%[[LR]], %{{.*}}] : memref<16x4xf32, 3>, vector<4xf32>
+// CHECK: %[[XR:.*]] = arith.divui %[[J]], %{{.*}} : index
+// CHECK: %[[XC:.*]] = arith.remui %[[J]], %{{.*}} : index
+// CHECK: memref.load %[[TILE]][%[[XR]], %[[XC]]] : memref<16x4xf32, 3>
+// CHECK: memref.store %{{.*}}, %[[OUT]][%[[I]]] : memref<64xf32>
