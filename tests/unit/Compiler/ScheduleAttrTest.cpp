@@ -27,7 +27,7 @@ Schedule makeSchedule() {
   s.localSize = {64, 2, 3};
   s.numGroups = {5, 6, 7};
   s.activeItems = 1234;
-  s.tile = {32, 16, 4, 2, 8, 36, 20, 4, 2, 4};
+  s.tile = {32, 16, 4, 2, 8, 36, 20, 4, 2, 4, /*doubleBuffered=*/true};
   s.walk.width = 2;
   s.walk.steps = 617;
   s.walk.groupSteps = 9;
@@ -64,6 +64,7 @@ void expectEqual(const Schedule &a, const Schedule &b) {
   EXPECT_EQ(a.tile.vectorWidth, b.tile.vectorWidth);
   EXPECT_EQ(a.tile.stageWidthA, b.tile.stageWidthA);
   EXPECT_EQ(a.tile.stageWidthB, b.tile.stageWidthB);
+  EXPECT_EQ(a.tile.doubleBuffered, b.tile.doubleBuffered);
   EXPECT_EQ(a.walk.width, b.walk.width);
   EXPECT_EQ(a.walk.steps, b.walk.steps);
   EXPECT_EQ(a.walk.groupSteps, b.walk.groupSteps);

@@ -84,6 +84,11 @@ struct TileSizes {
   int64_t vectorWidth = 1;
   /// Elements of A and B that one global load stages (1: scalar loads).
   int64_t stageWidthA = 1, stageWidthB = 1;
+  /// Local memory holds two copies of the slices: slice s + 1 is loaded
+  /// into registers while slice s is computed from the other copy, so the
+  /// global loads' latency hides behind the rank-1 updates
+  /// (docs/scheduler.md, "Double buffering").
+  bool doubleBuffered = false;
 };
 
 /// How the work-items of a per-element schedule walk the elements

@@ -24,6 +24,12 @@
 // it stores its tile's sums in the partials temporary, and the second
 // kernel (emitPartialCombination) adds the parts, then runs the epilogue.
 //
+// A double-buffered schedule keeps two copies of the slices in local memory:
+// each work-item loads its share of slice s + 1 into registers, the
+// work-group computes slice s from one copy, and the registers are stored
+// into the other copy, so the global loads' latency hides behind the rank-1
+// updates and each slice needs one barrier.
+//
 // An implicit GEMM (ImplicitGemm.h) runs the same kernel over its flattened
 // view: each staged element's flattened row (column) and k are decomposed
 // into the contraction's indices, which give its address and its guards
@@ -60,14 +66,45 @@ public:
   void emit();
 
 private:
-  /// Copies the current k-slice of one operand into local memory, loading
-  /// `width` consecutive elements of its contiguous index at a time. The
-  /// kernel's rows (columns) of the operand end at `outerBound`, `outerExtent`
-  /// of them from `outerBase`'s first value.
-  void emitStageOperand(const DenseMatmul::Operand &operand, int64_t width,
-                        Value local, Value outerBase, int64_t outerBound,
-                        int64_t outerExtent, int64_t blockOuter,
-                        int64_t localStride, Value kBase);
+  /// One operand as the kernel stages it.
+  struct StagedOperand {
+    const DenseMatmul::Operand &operand;
+    /// Consecutive elements of its contiguous index per global load.
+    int64_t width;
+    /// Its slices in local memory, rows of `localStride` (two copies of
+    /// blockK rows when double-buffered).
+    Value local;
+    /// The kernel's rows (columns) of the operand end at `outerBound`,
+    /// `outerExtent` of them from `outerBase`'s first value; a work-group
+    /// stages `blockOuter` of them.
+    Value outerBase;
+    int64_t outerBound, outerExtent, blockOuter, localStride;
+  };
+
+  /// The global loads a work-item makes per slice of `staged`.
+  int64_t getStageLoads(const StagedOperand &staged) const;
+  /// The k and outer index, within a slice, of a work-item's `load`-th
+  /// staging load: neighbouring work-items take neighbouring addresses.
+  std::pair<Value, Value> getStagePosition(const StagedOperand &staged,
+                                           int64_t load);
+  /// A work-item's share of the k-slice from `kBase` of one operand, loaded
+  /// from global memory `width` consecutive elements of its contiguous
+  /// index at a time (0 where out of bounds or failing a guard).
+  SmallVector<Value> emitSliceLoads(const StagedOperand &staged, Value kBase);
+  /// Stores the values emitSliceLoads loaded into the copy of the slice in
+  /// local memory that starts at `copyStart`.
+  void emitSliceStores(const StagedOperand &staged, ValueRange loaded,
+                       Value copyStart);
+  /// The first k of slice `slice`.
+  Value getSliceK(Value slice);
+  /// The slices [firstSlice, endSlice) staged one at a time between two
+  /// barriers; returns the accumulators.
+  SmallVector<Value> emitSingleBufferedSlices(Value firstSlice, Value endSlice,
+                                              ValueRange initial);
+  /// The slices [firstSlice, endSlice) double-buffered, one barrier each;
+  /// returns the accumulators.
+  SmallVector<Value> emitDoubleBufferedSlices(Value firstSlice, Value endSlice,
+                                              ValueRange initial);
   /// The offset from a work-item's first row (column) of its `i`-th one:
   /// groups of vectorWidth consecutive ones, strided by `threads` groups.
   int64_t getRegisterOffset(int64_t threads, int64_t i) const;
@@ -75,8 +112,11 @@ private:
   /// at `start` in `local`, read vectorWidth at a time.
   SmallVector<Value> emitLocalReads(Value local, Value start, int64_t threads,
                                     int64_t count);
-  /// blockK rank-1 updates of the register tile.
-  SmallVector<Value> emitSliceProduct(ValueRange accumulators);
+  /// blockK rank-1 updates of the register tile from the copy of the
+  /// slices where a work-item's first row of A is at `startA` and its first
+  /// column of B at `startB`.
+  SmallVector<Value> emitSliceProduct(ValueRange accumulators, Value startA,
+                                      Value startB);
   /// Combines, runs the epilogue and stores output (row r, column c); of a
   /// split reduction, stores the part's sum in the partials.
   void emitOutput(unsigned r, unsigned c, Value accumulator);
@@ -97,7 +137,7 @@ private:
   Location loc;
   IndexBuilder index;
   Type resultType, computeType;
-  Value localA, localB;
+  std::optional<StagedOperand> stagedA, stagedB;
   Value threadLinear, batch, rowBase, colBase;
   /// The part of a split reduction this work-group computes (null: whole).
   Value part;
@@ -125,16 +165,29 @@ Value TiledContraction::emitBoundCheck(Value position, int64_t bound,
   return index.lessThan(position, bound);
 }
 
-void TiledContraction::emitStageOperand(const DenseMatmul::Operand &operand,
-                                        int64_t width, Value local,
-                                        Value outerBase, int64_t outerBound,
-                                        int64_t outerExtent, int64_t blockOuter,
-                                        int64_t localStride, Value kBase) {
-  int64_t threads = threadsX * threadsY;
-  int64_t perThread = blockOuter * tile.blockK / (threads * width);
-  // Neighbouring work-items take neighbouring addresses of the operand.
-  bool alongK = operand.kStride == 1;
-  int64_t fastExtent = (alongK ? tile.blockK : blockOuter) / width;
+int64_t TiledContraction::getStageLoads(const StagedOperand &staged) const {
+  return staged.blockOuter * tile.blockK / (threadsX * threadsY * staged.width);
+}
+
+std::pair<Value, Value>
+TiledContraction::getStagePosition(const StagedOperand &staged, int64_t load) {
+  bool alongK = staged.operand.kStride == 1;
+  int64_t fastExtent =
+      (alongK ? tile.blockK : staged.blockOuter) / staged.width;
+  Value element =
+      index.add(threadLinear, index.constant(load * threadsX * threadsY));
+  Value fast = index.mul(
+      b.createOrFold<arith::RemSIOp>(loc, element, index.constant(fastExtent)),
+      staged.width);
+  Value slow =
+      b.createOrFold<arith::DivSIOp>(loc, element, index.constant(fastExtent));
+  return alongK ? std::pair{fast, slow} : std::pair{slow, fast};
+}
+
+SmallVector<Value> TiledContraction::emitSliceLoads(const StagedOperand &staged,
+                                                    Value kBase) {
+  const DenseMatmul::Operand &operand = staged.operand;
+  int64_t width = staged.width;
   Value buffer = context.bufferOf(op.getInputs()[operand.input]);
   Type operandType =
       cast<RankedTensorType>(op.getInputs()[operand.input].getType())
@@ -143,21 +196,15 @@ void TiledContraction::emitStageOperand(const DenseMatmul::Operand &operand,
       width > 1 ? VectorType::get({width}, computeType) : computeType;
   Value base = index.add(index.constant(operand.constant),
                          index.mul(batch, operand.batchStride));
-  for (int64_t step = 0; step < perThread; ++step) {
-    Value element = index.add(threadLinear, index.constant(step * threads));
-    Value fast = index.mul(b.createOrFold<arith::RemSIOp>(
-                               loc, element, index.constant(fastExtent)),
-                           width);
-    Value slow = b.createOrFold<arith::DivSIOp>(loc, element,
-                                                index.constant(fastExtent));
-    Value k = alongK ? fast : slow;
-    Value outer = alongK ? slow : fast;
-    Value globalOuter = index.add(outerBase, outer);
+  SmallVector<Value> values;
+  for (int64_t load = 0, loads = getStageLoads(staged); load < loads; ++load) {
+    auto [k, outer] = getStagePosition(staged, load);
+    Value globalOuter = index.add(staged.outerBase, outer);
     Value globalK = index.add(kBase, k);
     // The schedule chose `width` so that a vector is wholly in or out of
     // bounds: checking its first element checks all.
-    Value outerInBounds =
-        emitBoundCheck(globalOuter, outerBound, outerExtent, blockOuter);
+    Value outerInBounds = emitBoundCheck(globalOuter, staged.outerBound,
+                                         staged.outerExtent, staged.blockOuter);
     Value kInBounds = emitBoundCheck(globalK, matmul.kBegin + matmul.k,
                                      matmul.k, tile.blockK);
     Value inBounds = emitBoth(outerInBounds, kInBounds);
@@ -181,34 +228,44 @@ void TiledContraction::emitStageOperand(const DenseMatmul::Operand &operand,
       return b.create<vector::LoadOp>(loc, loadedType, buffer,
                                       ValueRange{address});
     };
-    Value loaded;
     if (!inBounds) {
-      loaded = emitGlobalLoad();
-    } else {
-      auto ifOp = b.create<scf::IfOp>(loc, loadedType, inBounds,
-                                      /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      b.create<scf::YieldOp>(loc, emitGlobalLoad());
-      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
-      Value zero = emitIdentity(b, loc, tile::AggregationKind::Add, resultType);
-      if (width > 1)
-        zero = b.create<vector::BroadcastOp>(loc, loadedType, zero);
-      b.create<scf::YieldOp>(loc, zero);
-      loaded = ifOp.getResult(0);
+      values.push_back(emitGlobalLoad());
+      continue;
     }
-    Value position = index.add(index.mul(k, localStride), outer);
+    auto ifOp = b.create<scf::IfOp>(loc, loadedType, inBounds,
+                                    /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    b.create<scf::YieldOp>(loc, emitGlobalLoad());
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    Value zero = emitIdentity(b, loc, tile::AggregationKind::Add, resultType);
+    if (width > 1)
+      zero = b.create<vector::BroadcastOp>(loc, loadedType, zero);
+    b.create<scf::YieldOp>(loc, zero);
+    values.push_back(ifOp.getResult(0));
+  }
+  return values;
+}
+
+void TiledContraction::emitSliceStores(const StagedOperand &staged,
+                                       ValueRange loaded, Value copyStart) {
+  bool alongK = staged.operand.kStride == 1;
+  int64_t width = staged.width;
+  for (auto [load, value] : llvm::enumerate(loaded)) {
+    auto [k, outer] = getStagePosition(staged, load);
+    Value position = index.add(
+        copyStart, index.add(index.mul(k, staged.localStride), outer));
     if (width == 1) {
-      b.create<memref::StoreOp>(loc, loaded, local, position);
+      b.create<memref::StoreOp>(loc, value, staged.local, position);
     } else if (!alongK) {
       // Along the outer index local memory has the global layout.
-      b.create<vector::StoreOp>(loc, loaded, local, ValueRange{position});
+      b.create<vector::StoreOp>(loc, value, staged.local, ValueRange{position});
     } else {
       // Along k, the lanes are transposed into consecutive rows.
       for (int64_t lane = 0; lane < width; ++lane)
         b.create<memref::StoreOp>(
-            loc, b.create<vector::ExtractOp>(loc, loaded, lane), local,
-            index.add(position, index.constant(lane * localStride)));
+            loc, b.create<vector::ExtractOp>(loc, value, lane), staged.local,
+            index.add(position, index.constant(lane * staged.localStride)));
     }
   }
 }
@@ -239,19 +296,21 @@ SmallVector<Value> TiledContraction::emitLocalReads(Value local, Value start,
   return values;
 }
 
-SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial) {
+SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
+                                                      Value startA,
+                                                      Value startB) {
   auto loop =
       b.create<scf::ForOp>(loc, index.constant(0), index.constant(tile.blockK),
                            index.constant(1), initial);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k = loop.getInductionVar();
-  SmallVector<Value> a =
-      emitLocalReads(localA, index.add(index.mul(k, tile.strideA), rowOffset),
-                     threadsY, tile.regM);
-  SmallVector<Value> bValues =
-      emitLocalReads(localB, index.add(index.mul(k, tile.strideB), colOffset),
-                     threadsX, tile.regN);
+  SmallVector<Value> a = emitLocalReads(
+      stagedA->local, index.add(index.mul(k, tile.strideA), startA), threadsY,
+      tile.regM);
+  SmallVector<Value> bValues = emitLocalReads(
+      stagedB->local, index.add(index.mul(k, tile.strideB), startB), threadsX,
+      tile.regN);
   SmallVector<Value> next;
   ValueRange accumulators = loop.getRegionIterArgs();
   for (int64_t r = 0; r < tile.regM; ++r)
@@ -319,17 +378,111 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
   emitGroupTail(context, evaluator, 1, linear);
 }
 
+Value TiledContraction::getSliceK(Value slice) {
+  return index.add(index.constant(matmul.kBegin),
+                   index.mul(slice, tile.blockK));
+}
+
+SmallVector<Value>
+TiledContraction::emitSingleBufferedSlices(Value firstSlice, Value endSlice,
+                                           ValueRange initial) {
+  auto loop = b.create<scf::ForOp>(loc, firstSlice, endSlice, index.constant(1),
+                                   initial);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value kBase = getSliceK(loop.getInductionVar());
+  SmallVector<Value> loadedA = emitSliceLoads(*stagedA, kBase);
+  SmallVector<Value> loadedB = emitSliceLoads(*stagedB, kBase);
+  Value copyStart = index.constant(0);
+  emitSliceStores(*stagedA, loadedA, copyStart);
+  emitSliceStores(*stagedB, loadedB, copyStart);
+  b.create<gpu::BarrierOp>(loc);
+  SmallVector<Value> next =
+      emitSliceProduct(loop.getRegionIterArgs(), rowOffset, colOffset);
+  // The next slice overwrites local memory only after everyone read it.
+  b.create<gpu::BarrierOp>(loc);
+  b.create<scf::YieldOp>(loc, next);
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value>
+TiledContraction::emitDoubleBufferedSlices(Value firstSlice, Value endSlice,
+                                           ValueRange initial) {
+  Value zero = index.constant(0);
+  Value lastSlice =
+      b.createOrFold<arith::SubIOp>(loc, endSlice, index.constant(1));
+  // The prologue stages the first slice into the first copy (where there is
+  // one: an empty range stages nothing and loops zero times).
+  {
+    OpBuilder::InsertionGuard guard(b);
+    std::optional<int64_t> first = getConstantIntValue(firstSlice);
+    std::optional<int64_t> end = getConstantIntValue(endSlice);
+    if (!first || !end || *first >= *end) {
+      auto nonEmpty = b.create<scf::IfOp>(
+          loc, index.cmp(arith::CmpIPredicate::slt, firstSlice, endSlice),
+          /*withElseRegion=*/false);
+      b.setInsertionPointToStart(&nonEmpty.getThenRegion().front());
+    }
+    Value kBase = getSliceK(firstSlice);
+    SmallVector<Value> loadedA = emitSliceLoads(*stagedA, kBase);
+    SmallVector<Value> loadedB = emitSliceLoads(*stagedB, kBase);
+    emitSliceStores(*stagedA, loadedA, zero);
+    emitSliceStores(*stagedB, loadedB, zero);
+  }
+  b.create<gpu::BarrierOp>(loc);
+
+  auto loop = b.create<scf::ForOp>(loc, firstSlice, endSlice, index.constant(1),
+                                   initial);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value slice = loop.getInductionVar();
+  // Slice s + 1's global loads go out first, so that their latency hides
+  // behind slice s's rank-1 updates. The last slice loads itself again
+  // rather than reading past the range: no branch, and always in bounds.
+  Value nextK =
+      getSliceK(index.min(index.add(slice, index.constant(1)), lastSlice));
+  SmallVector<Value> loadedA = emitSliceLoads(*stagedA, nextK);
+  SmallVector<Value> loadedB = emitSliceLoads(*stagedB, nextK);
+  // Slice s is in copy (s - firstSlice) % 2; slice s + 1 goes to the other.
+  Value parity = b.createOrFold<arith::RemUIOp>(
+      loc, b.createOrFold<arith::SubIOp>(loc, slice, firstSlice),
+      index.constant(2));
+  int64_t copyA = tile.blockK * tile.strideA;
+  int64_t copyB = tile.blockK * tile.strideB;
+  Value readA = index.mul(parity, copyA);
+  Value readB = index.mul(parity, copyB);
+  SmallVector<Value> next =
+      emitSliceProduct(loop.getRegionIterArgs(), index.add(rowOffset, readA),
+                       index.add(colOffset, readB));
+  Value writeA =
+      b.createOrFold<arith::SubIOp>(loc, index.constant(copyA), readA);
+  Value writeB =
+      b.createOrFold<arith::SubIOp>(loc, index.constant(copyB), readB);
+  emitSliceStores(*stagedA, loadedA, writeA);
+  emitSliceStores(*stagedB, loadedB, writeB);
+  // One barrier per slice is enough. It orders this slice's stores into the
+  // other copy before the next slice's reads of it. And the next slice's
+  // stores go into the copy read here, which every work-item has finished
+  // reading once it has passed this barrier; the copy they read next was
+  // last written before the previous barrier.
+  b.create<gpu::BarrierOp>(loc);
+  b.create<scf::YieldOp>(loc, next);
+  return SmallVector<Value>(loop.getResults());
+}
+
 void TiledContraction::emit() {
   threadsX = context.schedule.localSize[0];
   threadsY = context.schedule.localSize[1];
   // Workgroup memory comes first in the kernel (docs/kernel-ir.md).
   Attribute workgroupSpace = b.getI64IntegerAttr(3);
-  auto localType = [&](int64_t stride) {
-    return MemRefType::get({tile.blockK * stride}, computeType,
-                           MemRefLayoutAttrInterface(), workgroupSpace);
+  int64_t copies = tile.doubleBuffered ? 2 : 1;
+  auto allocLocal = [&](int64_t stride) -> Value {
+    return b.create<memref::AllocOp>(
+        loc, MemRefType::get({copies * tile.blockK * stride}, computeType,
+                             MemRefLayoutAttrInterface(), workgroupSpace));
   };
-  localA = b.create<memref::AllocOp>(loc, localType(tile.strideA));
-  localB = b.create<memref::AllocOp>(loc, localType(tile.strideB));
+  Value localA = allocLocal(tile.strideA);
+  Value localB = allocLocal(tile.strideB);
 
   Value threadX = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
   Value threadY = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::y);
@@ -355,6 +508,10 @@ void TiledContraction::emit() {
       index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::y), tile.blockM));
   colBase =
       index.mul(b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x), tile.blockN);
+  stagedA.emplace(StagedOperand{matmul.a, tile.stageWidthA, localA, rowBase,
+                                rowEnd, matmul.m, tile.blockM, tile.strideA});
+  stagedB.emplace(StagedOperand{matmul.b, tile.stageWidthB, localB, colBase,
+                                matmul.n, matmul.n, tile.blockN, tile.strideB});
 
   SmallVector<Value> zeros(
       tile.regM * tile.regN,
@@ -369,26 +526,13 @@ void TiledContraction::emit() {
     endSlice =
         index.min(index.add(firstSlice, index.constant(perPart)), endSlice);
   }
-  auto loop =
-      b.create<scf::ForOp>(loc, firstSlice, endSlice, index.constant(1), zeros);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kBase = index.add(index.constant(matmul.kBegin),
-                            index.mul(loop.getInductionVar(), tile.blockK));
-    emitStageOperand(matmul.a, tile.stageWidthA, localA, rowBase, rowEnd,
-                     matmul.m, tile.blockM, tile.strideA, kBase);
-    emitStageOperand(matmul.b, tile.stageWidthB, localB, colBase, matmul.n,
-                     matmul.n, tile.blockN, tile.strideB, kBase);
-    b.create<gpu::BarrierOp>(loc);
-    SmallVector<Value> next = emitSliceProduct(loop.getRegionIterArgs());
-    // The next slice overwrites local memory only after everyone read it.
-    b.create<gpu::BarrierOp>(loc);
-    b.create<scf::YieldOp>(loc, next);
-  }
+  SmallVector<Value> accumulators =
+      tile.doubleBuffered
+          ? emitDoubleBufferedSlices(firstSlice, endSlice, zeros)
+          : emitSingleBufferedSlices(firstSlice, endSlice, zeros);
   for (int64_t r = 0; r < tile.regM; ++r)
     for (int64_t c = 0; c < tile.regN; ++c)
-      emitOutput(r, c, loop.getResult(r * tile.regN + c));
+      emitOutput(r, c, accumulators[r * tile.regN + c]);
 }
 
 void lowering::emitTiledContraction(KernelContext &context) {

@@ -23,12 +23,12 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       context, s.kind, s.localSize, s.numGroups, s.activeItems, tile.blockM,
       tile.blockN, tile.blockK, tile.regM, tile.regN, tile.strideA,
       tile.strideB, tile.vectorWidth, tile.stageWidthA, tile.stageWidthB,
-      walk.width, walk.steps, walk.groupSteps, walk.vectorAccesses,
-      walk.accesses, s.split.mergedLevels, s.split.stridedLevel,
-      s.split.contiguous, s.elementsPerGroup, s.partialGroups,
-      s.treeCombination, s.compensated, s.rowsPerGroup, s.rowSteps,
-      FloatAttr::get(Float64Type::get(context), s.loopPasses), s.localMemBytes,
-      s.registers, s.reason);
+      tile.doubleBuffered, walk.width, walk.steps, walk.groupSteps,
+      walk.vectorAccesses, walk.accesses, s.split.mergedLevels,
+      s.split.stridedLevel, s.split.contiguous, s.elementsPerGroup,
+      s.partialGroups, s.treeCombination, s.compensated, s.rowsPerGroup,
+      s.rowSteps, FloatAttr::get(Float64Type::get(context), s.loopPasses),
+      s.localMemBytes, s.registers, s.reason);
 }
 
 FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
@@ -45,6 +45,7 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
             attr.getRegN(),       attr.getBlockK(),      attr.getStrideA(),
             attr.getStrideB(),    attr.getVectorWidth(), attr.getStageWidthA(),
             attr.getStageWidthB()};
+  s.tile.doubleBuffered = attr.getDoubleBuffered();
   s.walk.width = attr.getWalkWidth();
   s.walk.steps = attr.getWalkSteps();
   s.walk.groupSteps = attr.getWalkGroupSteps();

@@ -321,6 +321,53 @@ static Type getInputType(tile::ContractOp op, unsigned input) {
       .getElementType();
 }
 
+/// Double-buffers the slices of tiled `schedule` (whose local memory and
+/// registers are those of one copy) where two copies of its slices fit the
+/// device's local memory, each work-item's share of the next slice fits the
+/// register budget beside its estimate, and there are at least 2 slices to
+/// overlap; says why (not) in its reason.
+static void chooseDoubleBuffering(Schedule &schedule, int64_t elementBytes,
+                                  const DeviceProfile &profile) {
+  TileSizes &tile = schedule.tile;
+  const DenseMatmul &matmul = *schedule.matmul;
+  int64_t threads = schedule.localSize[0] * schedule.localSize[1];
+  int64_t slices = llvm::divideCeil(matmul.k, tile.blockK);
+  int64_t bytes = schedule.localMemBytes;
+  // The next slice waits in registers of the compute type, one element each
+  // (32-bit registers: two per f64).
+  int64_t prefetched = (tile.blockM + tile.blockN) * tile.blockK / threads *
+                       std::max<int64_t>(1, elementBytes / 4);
+  int64_t registers = schedule.registers + prefetched;
+  std::string whyNot;
+  if (slices < 2)
+    whyNot = "one slice: no global loads to overlap";
+  else if (uint64_t(2 * bytes) > profile.localMemBytes)
+    whyNot = "two copies of the slices would need " +
+             std::to_string(2 * bytes) +
+             " bytes of local memory, more than the device's " +
+             std::to_string(profile.localMemBytes);
+  else if (registers > kRegisterBudget)
+    whyNot = "the next slice's " + std::to_string(prefetched) +
+             " registers would bring the estimate to " +
+             std::to_string(registers) + ", over the budget of " +
+             std::to_string(kRegisterBudget);
+  if (!whyNot.empty()) {
+    schedule.reason += "; single-buffered slices (" + whyNot + ")";
+    return;
+  }
+  tile.doubleBuffered = true;
+  schedule.localMemBytes = 2 * bytes;
+  schedule.registers = registers;
+  schedule.reason +=
+      "; double-buffered slices: each work-item loads its " +
+      std::to_string(prefetched) +
+      " registers of slice s + 1 while the work-group computes slice s from "
+      "the other half of local memory (2 x " +
+      std::to_string(bytes) +
+      " bytes), so the global loads' latency hides behind the rank-1 updates, "
+      "with one barrier per slice";
+}
+
 /// The tiled schedule with tile `shape` if it fits the device; vectors of
 /// up to `vectorWidth` elements where legal. `gemm`, where set, is the
 /// implicit GEMM that `matmul` views.
@@ -392,6 +439,7 @@ tryTile(const TileShape &shape, tile::ContractOp op, const DenseMatmul &matmul,
     schedule.loopPasses = countLoopPasses(
         {double(llvm::divideCeil(matmul.k, blockK)), double(blockK)});
     schedule.reason = describeVectors(schedule.tile, vectorWidth, whyA, whyB);
+    chooseDoubleBuffering(schedule, elementBytes, profile);
     return schedule;
   }
   return std::nullopt;

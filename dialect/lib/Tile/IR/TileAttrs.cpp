@@ -132,10 +132,10 @@ LogicalResult ScheduleAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
     ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups, int64_t, int64_t,
     int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t vectorWidth,
-    int64_t, int64_t, int64_t walkWidth, int64_t, int64_t, int64_t, int64_t,
-    int64_t, int64_t, bool, int64_t elementsPerGroup, int64_t partialGroups,
-    bool, bool, int64_t rowsPerGroup, int64_t, FloatAttr loopPasses, int64_t,
-    int64_t, StringRef) {
+    int64_t, int64_t, bool, int64_t walkWidth, int64_t, int64_t, int64_t,
+    int64_t, int64_t, int64_t, bool, int64_t elementsPerGroup,
+    int64_t partialGroups, bool, bool, int64_t rowsPerGroup, int64_t,
+    FloatAttr loopPasses, int64_t, int64_t, StringRef) {
   for (auto [name, extents] :
        {std::pair{"local_size", localSize}, {"num_groups", numGroups}}) {
     if (extents.size() != 3)

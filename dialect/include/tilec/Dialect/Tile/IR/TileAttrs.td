@@ -126,6 +126,7 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
     Tile_CountParameter<"1">:$vector_width,
     Tile_CountParameter<"1">:$stage_width_a,
     Tile_CountParameter<"1">:$stage_width_b,
+    Tile_FlagParameter:$double_buffered,
     // Per-element schedules (ElementWalk).
     Tile_CountParameter<"1">:$walk_width,
     Tile_CountParameter<"0">:$walk_steps,
