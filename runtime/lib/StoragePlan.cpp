@@ -95,7 +95,8 @@ Residency StoragePlan::planResidency(bool deviceResident) const {
   residency.ranges = computeLiveRanges(bytes, uses);
   size_t end = bundle.launches.size();
   if (deviceResident) {
-    // Every input is kept, whether given from the host or not.
+    // The outputs' storage other than inputs', then every input's: all
+    // inputs are kept, however they are given.
     std::vector<unsigned> kept =
         freshParts(std::vector<bool>(bundle.inputs.size(), false));
     for (unsigned input : bundle.inputs)
