@@ -422,13 +422,22 @@ RunSkeleton<kBackend, DeviceT, BufferT>::runOnDevice(
   }
   // Storage of their own for the outputs, which the returned tensors keep:
   // none that an earlier run's tensors still hold. An output that is
-  // another buffer under a new shape keeps that buffer's. Storage that a
-  // complete run has written is not poisoned again: unwritten elements
+  // another buffer under a new shape keeps that buffer's. So an input
+  // given from the host that an output is (a reshape of an input) is
+  // uploaded into pooled storage too, not into the executor's own, which
+  // the next run's upload would overwrite under the returned tensor: the
+  // upload happens anyway, so this costs no device copy, and a loop that
+  // drops its outputs allocates nothing after its second run. Storage that
+  // a complete run has written is not poisoned again: unwritten elements
   // show as poison in the first run that uses it.
+  std::vector<bool> fromHost(inputs.size());
+  for (unsigned i = 0; i < inputs.size(); ++i)
+    fromHost[i] = hostInputs[i] != nullptr;
+  std::vector<unsigned> fresh = plan->freshParts(fromHost);
   std::vector<bool> poisoned(preparedBundle.buffers.size());
   for (unsigned i = 0; i < poisoned.size(); ++i)
     poisoned[i] = plan->isPoisoned(i) && !storageWritten[i];
-  for (unsigned part : plan->freshParts()) {
+  for (unsigned part : fresh) {
     bool written = false;
     Expected<std::shared_ptr<const BufferT>> buffer =
         reuseOrAllocate(part, written);
@@ -444,7 +453,7 @@ RunSkeleton<kBackend, DeviceT, BufferT>::runOnDevice(
   for (unsigned i = 0; i < storageWritten.size(); ++i)
     if (bound[i] == storage[i])
       storageWritten[i] = true;
-  for (unsigned part : plan->freshParts())
+  for (unsigned part : fresh)
     for (PooledBuffer &pooled : outputPool[part])
       if (pooled.buffer == bound[part])
         pooled.written = true;

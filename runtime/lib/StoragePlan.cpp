@@ -50,12 +50,16 @@ bool StoragePlan::isPoisoned(unsigned index) const {
          bufferBytes(buffer) != 0;
 }
 
-std::vector<unsigned> StoragePlan::freshParts() const {
+std::vector<unsigned>
+StoragePlan::freshParts(const std::vector<bool> &fromHost) const {
+  std::vector<bool> onDevice(bundle.buffers.size(), false);
+  for (unsigned i = 0; i < bundle.inputs.size(); ++i)
+    onDevice[bundle.inputs[i]] = !fromHost[i];
   std::vector<bool> seen(bundle.buffers.size(), false);
   std::vector<unsigned> parts;
   for (unsigned output : bundle.outputs) {
     unsigned owner = storageOwner(output);
-    if (bundle.buffers[owner].kind == BundleBuffer::Kind::Input || seen[owner])
+    if (onDevice[owner] || seen[owner])
       continue;
     seen[owner] = true;
     for (unsigned part : partsOf(owner))
@@ -91,7 +95,10 @@ Residency StoragePlan::planResidency(bool deviceResident) const {
   residency.ranges = computeLiveRanges(bytes, uses);
   size_t end = bundle.launches.size();
   if (deviceResident) {
-    std::vector<unsigned> kept = freshParts();
+    // The outputs' storage other than inputs', then every input's: all
+    // inputs are kept, however they are given.
+    std::vector<unsigned> kept =
+        freshParts(std::vector<bool>(bundle.inputs.size(), false));
     for (unsigned input : bundle.inputs)
       for (unsigned part : partsOf(input))
         kept.push_back(part);

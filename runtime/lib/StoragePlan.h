@@ -68,8 +68,10 @@ public:
   bool isPoisoned(unsigned index) const;
   /// The buffers that a device-resident run allocates afresh, so that
   /// earlier runs' outputs stay valid: the parts of every output's storage
-  /// owner, unless that is an input.
-  std::vector<unsigned> freshParts() const;
+  /// owner, unless that is an input given as a device tensor (whose
+  /// storage the user owns). `fromHost` says, per input, whether it is
+  /// given as a host tensor, which is then uploaded into the fresh storage.
+  std::vector<unsigned> freshParts(const std::vector<bool> &fromHost) const;
 
   /// The bytes of all buffers that own storage.
   uint64_t totalBytes() const;

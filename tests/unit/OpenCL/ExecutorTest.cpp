@@ -589,3 +589,28 @@ TEST_F(ExecutorTest, AnOutputHeldAcrossLaterRunsKeepsItsValues) {
   for (int64_t i = 0; i < 1000; ++i)
     ASSERT_EQ(first->getDouble(i), 2.0 * static_cast<double>(i)) << i;
 }
+
+TEST_F(ExecutorTest, AnOutputThatIsAHostInputReshapedKeepsItsValues) {
+  // R is A seen as [10, 100], as a reshape of an input makes: its device
+  // tensor holds A's storage, which a later run's upload must not be.
+  Bundle bundle = vectorAddBundle();
+  bundle.buffers.push_back({"R", Kind::Output, DType::F32, {10, 100}, 0u});
+  bundle.outputs = {2, 3};
+  Expected<std::unique_ptr<OpenCLExecutor>> executor = prepare(bundle);
+  ASSERT_TRUE(executor) << executor.error().message();
+  HostTensor a = iota(DType::F32, {1000}, 1), b = iota(DType::F32, {1000}, -3);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> first =
+      (*executor)->runOnDevice({&a, &a});
+  ASSERT_TRUE(first) << first.error().message();
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> second =
+      (*executor)->runOnDevice({&b, &a});
+  ASSERT_TRUE(second) << second.error().message();
+  Expected<HostTensor> kept = (*first)[1]->read();
+  Expected<HostTensor> later = (*second)[1]->read();
+  ASSERT_TRUE(kept && later);
+  EXPECT_EQ(kept->shape(), (Shape{10, 100}));
+  for (int64_t i = 0; i < 1000; ++i) {
+    ASSERT_EQ(kept->getDouble(i), static_cast<double>(i)) << i;
+    ASSERT_EQ(later->getDouble(i), -3.0 * static_cast<double>(i)) << i;
+  }
+}

@@ -140,13 +140,30 @@ Bundle copyBundle() {
   return bundle;
 }
 
+/// C = A over 8 i32 by one launch, and R, A seen as [2, 4]: an output that
+/// is an input reshaped. 64 bytes of storage.
+Bundle reshapeBundle() {
+  Bundle bundle;
+  bundle.function = "reshape";
+  bundle.kernels = {{"copy", "reshape.tile:2:3", 8, 64}};
+  bundle.buffers = {{"A", Kind::Input, DType::I32, {8}, std::nullopt},
+                    {"C", Kind::Output, DType::I32, {8}, std::nullopt},
+                    {"R", Kind::Output, DType::I32, {2, 4}, 0u}};
+  bundle.inputs = {0};
+  bundle.outputs = {1, 2};
+  bundle.launches = {launch1D(0, 8, 1, {0, 1})};
+  signKernels(bundle);
+  return bundle;
+}
+
 class RunSkeletonTest : public ::testing::Test {
 protected:
-  /// A runner of copyBundle() on a device of `globalMemBytes`.
-  std::unique_ptr<FakeRunner> prepare(uint64_t globalMemBytes) {
+  /// A runner of `bundle` on a device of `globalMemBytes`.
+  std::unique_ptr<FakeRunner> prepare(uint64_t globalMemBytes,
+                                      Bundle bundle = copyBundle()) {
     device.deviceProfile.name = "fake";
     device.deviceProfile.globalMemBytes = globalMemBytes;
-    auto runner = std::make_unique<FakeRunner>(device, copyBundle());
+    auto runner = std::make_unique<FakeRunner>(device, std::move(bundle));
     EXPECT_TRUE(runner->allocateStorage());
     device.log.clear();
     return runner;
@@ -300,4 +317,58 @@ TEST_F(RunSkeletonTest, AFailedDeviceResidentRunLeavesItsStoragePoisonedNext) {
                                       "poison C.1", "poison T.0", "poison T.1",
                                       "launch 0", "launch 1", "launch 2",
                                       "launch 3", "synchronise"}));
+}
+
+TEST_F(RunSkeletonTest, AnOutputThatIsAHostInputReshapedOwnsItsStorage) {
+  std::unique_ptr<FakeRunner> runner = prepare(64, reshapeBundle());
+  HostTensor first = iota(DType::I32, {8}, 1);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> held =
+      runner->runOnDevice({&first});
+  ASSERT_TRUE(held) << held.error().message();
+  // A is uploaded into storage that R then keeps, as C's is: the second
+  // run allocates it (the first's R holds the first's), every later one
+  // reuses the second's, whose outputs are dropped before the next run.
+  for (int scale = 2; scale <= 4; ++scale) {
+    device.log.clear();
+    HostTensor a = iota(DType::I32, {8}, scale);
+    Expected<std::vector<std::shared_ptr<DeviceTensor>>> outputs =
+        runner->runOnDevice({&a});
+    ASSERT_TRUE(outputs) << outputs.error().message();
+    std::vector<std::string> reused = {"write A", "launch 0", "synchronise"};
+    std::vector<std::string> allocated = {"allocate C", "allocate A",
+                                          "write A",    "poison C",
+                                          "launch 0",   "synchronise"};
+    EXPECT_EQ(device.log, scale == 2 ? allocated : reused) << "run " << scale;
+    Expected<HostTensor> r = (*outputs)[1]->read();
+    ASSERT_TRUE(r) << r.error().message();
+    EXPECT_EQ(r->shape(), (Shape{2, 4}));
+    for (int64_t i = 0; i < 8; ++i)
+      ASSERT_EQ(r->getDouble(i), scale * i) << i;
+  }
+  // The first run's R, held throughout, still holds the first run's A.
+  Expected<HostTensor> r = (*held)[1]->read();
+  ASSERT_TRUE(r) << r.error().message();
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(r->getDouble(i), i) << i;
+}
+
+TEST_F(RunSkeletonTest, AnOutputThatIsADeviceInputReshapedSharesIt) {
+  // A device tensor given for A is the user's: R is bound to its storage,
+  // as A is, with nothing allocated or uploaded for either.
+  std::unique_ptr<FakeRunner> runner = prepare(64, reshapeBundle());
+  HostTensor a = iota(DType::I32, {8}, 3);
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> first =
+      runner->runOnDevice({&a});
+  ASSERT_TRUE(first) << first.error().message();
+  device.log.clear();
+  std::shared_ptr<const DeviceTensor> c = (*first)[0];
+  Expected<std::vector<std::shared_ptr<DeviceTensor>>> second =
+      runner->runOnDevice({c});
+  ASSERT_TRUE(second) << second.error().message();
+  EXPECT_EQ(device.log, (std::vector<std::string>{"allocate C", "poison C",
+                                                  "launch 0", "synchronise"}));
+  Expected<HostTensor> r = (*second)[1]->read();
+  ASSERT_TRUE(r) << r.error().message();
+  for (int64_t i = 0; i < 8; ++i)
+    EXPECT_EQ(r->getDouble(i), 3 * i) << i;
 }

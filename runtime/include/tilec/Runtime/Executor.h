@@ -126,10 +126,13 @@ public:
   /// Runs the bundle once with its inputs on the host or on the device; the
   /// outputs stay on the device, each in storage of its own, so that the
   /// outputs of earlier runs stay valid while anything holds them (a run
-  /// reuses the storage of outputs that nothing holds any longer). The
-  /// launches are not timed. Returns after the launches have completed. A device tensor of another backend or device, of another
-  /// dtype or shape than the input it is bound to, or split into pieces
-  /// other than the ones this bundle expects, is an error.
+  /// reuses the storage of outputs that nothing holds any longer). An
+  /// output that is an input under a new shape shares that input's storage
+  /// only where the input is given as a device tensor (the caller's). The
+  /// launches are not timed. Returns after the launches have completed. A
+  /// device tensor of another backend or device, of another dtype or shape
+  /// than the input it is bound to, or split into pieces other than the
+  /// ones this bundle expects, is an error.
   virtual Expected<std::vector<std::shared_ptr<DeviceTensor>>>
   runOnDevice(const std::vector<RunInput> &inputs) = 0;
 
