@@ -63,7 +63,12 @@ failed=$(count Failed)
 failed=$(( failed + $(grep -c '^UNRESOLVED:' "$log" || true) ))
 rm -f "$log"
 
-fuzz=$(bash "$root/tests/fuzz/run-fuzzers.sh" "$build" "$seconds" | tee /dev/stderr | tail -n1)
+# The fuzzers' lines go to stdout as they come (not through tee /dev/stderr,
+# which truncates a log file that stderr is redirected to).
+log=$(mktemp)
+bash "$root/tests/fuzz/run-fuzzers.sh" "$build" "$seconds" | tee "$log"
+fuzz=$(tail -n1 "$log")
+rm -f "$log"
 fuzz_passed=$(sed -nE 's/^fuzz: ([0-9]+) passed.*/\1/p' <<<"$fuzz")
 fuzz_failed=$(sed -nE 's/.* ([0-9]+) failed$/\1/p' <<<"$fuzz")
 passed=$(( passed + ${fuzz_passed:-0} ))
