@@ -11,6 +11,15 @@ include(CMakePackageConfigHelpers)
 
 set(TILEC_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/tilec)
 
+# A sanitized build's libraries leave the sanitizer runtime to the executable
+# that links them (CMakeLists.txt): the installed targets ask for it.
+if(TILEC_SANITIZE)
+  foreach(library tilec_runtime tilec_jit)
+    target_link_options(${library} INTERFACE
+                        "$<INSTALL_INTERFACE:${TILEC_SANITIZER_FLAGS}>")
+  endforeach()
+endif()
+
 install(TARGETS tilec_runtime EXPORT tilecTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/

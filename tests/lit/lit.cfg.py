@@ -20,11 +20,12 @@ config.environment["TILEC_CACHE_DIR"] = os.path.join(config.test_exec_root, "jit
 # Where the C++ examples (examples/*.cpp) are built.
 config.substitutions.append(("%example_bin", os.path.join(config.tilec_obj_root, "examples")))
 # The package test (Package/) installs the build tree and builds a project
-# against it with the CMake and Ninja that built tilec.
+# against it with the CMake, Ninja and C++ compiler that built tilec.
 config.substitutions.append(("%tilec_src_root", config.tilec_src_root))
 config.substitutions.append(("%tilec_obj_root", config.tilec_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%make_program", config.make_program))
+config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
 # LLVM and MLIR linked statically (cmake/LinkLLVM.cmake).
 if config.tilec_static_llvm.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("static-llvm")

@@ -106,15 +106,17 @@ SmallVector<Value> ContractionNest::emitFor(
 
 Value ContractionNest::emitCoordinateGuard() {
   Value guard;
-  for (const QuasiAffine &expr : space.coordinateEqualities)
+  for (const QuasiAffine &expr : space.coordinateEqualities) {
+    Value zero = index.constant(0);
     guard = index.land(guard, index.cmp(arith::CmpIPredicate::eq,
-                                        index.numerator(expr, vars),
-                                        index.constant(0)));
+                                        index.numerator(expr, vars), zero));
+  }
   // 0 <= num / den with den > 0 is 0 <= num.
-  for (const QuasiAffine &expr : space.coordinateInequalities)
+  for (const QuasiAffine &expr : space.coordinateInequalities) {
+    Value zero = index.constant(0);
     guard = index.land(guard, index.cmp(arith::CmpIPredicate::sge,
-                                        index.numerator(expr, vars),
-                                        index.constant(0)));
+                                        index.numerator(expr, vars), zero));
+  }
   return guard;
 }
 
@@ -123,10 +125,12 @@ std::tuple<Value, Value, Value> ContractionNest::emitShareOf(Value begin,
   if (!split->contiguous)
     return {index.add(begin, item), end, index.constant(items)};
   // Chunks of ceil(n / items) iterations, n clamped at 0 (an empty range).
+  Value zero = index.constant(0);
   Value count = b.createOrFold<arith::MaxSIOp>(
-      loc, b.createOrFold<arith::SubIOp>(loc, end, begin), index.constant(0));
-  Value chunk = b.createOrFold<arith::DivSIOp>(
-      loc, index.add(count, index.constant(items - 1)), index.constant(items));
+      loc, b.createOrFold<arith::SubIOp>(loc, end, begin), zero);
+  Value itemCount = index.constant(items);
+  Value roundedUp = index.add(count, index.constant(items - 1));
+  Value chunk = b.createOrFold<arith::DivSIOp>(loc, roundedUp, itemCount);
   Value first = index.add(begin, index.mul(item, chunk));
   Value last =
       b.createOrFold<arith::MinSIOp>(loc, end, index.add(first, chunk));
@@ -204,14 +208,16 @@ SmallVector<Value> ContractionNest::emitUnrolled(unsigned level,
     // num <= value * den (num >= value * den) for den > 0: no division.
     // Constant bounds are the range itself and need no check.
     Value valid;
-    for (const QuasiAffine &expr : bound.lower)
+    for (const QuasiAffine &expr : bound.lower) {
+      Value scaled = index.constant(value * expr.den);
       valid = index.land(valid, index.cmp(arith::CmpIPredicate::sle,
-                                          index.numerator(expr, vars),
-                                          index.constant(value * expr.den)));
-    for (const QuasiAffine &expr : bound.upper)
+                                          index.numerator(expr, vars), scaled));
+    }
+    for (const QuasiAffine &expr : bound.upper) {
+      Value scaled = index.constant(value * expr.den);
       valid = index.land(valid, index.cmp(arith::CmpIPredicate::sge,
-                                          index.numerator(expr, vars),
-                                          index.constant(value * expr.den)));
+                                          index.numerator(expr, vars), scaled));
+    }
     if (bound.constantRange || !valid)
       current = emitLoops(level + 1, current);
     else

@@ -31,12 +31,11 @@ Value lowering::emitGuardedLinearId(KernelContext &context,
     // Work-groups spread over two dimensions for the device's group count:
     // group (x, y) is number y * groupsX + x.
     OpBuilder &b = context.builder;
-    Value group = index.add(
-        index.mul(b.create<gpu::BlockIdOp>(context.loc, gpu::Dimension::y),
-                  schedule.numGroups[0]),
-        b.create<gpu::BlockIdOp>(context.loc, gpu::Dimension::x));
-    id = index.add(index.mul(group, schedule.localSize[0]),
-                   b.create<gpu::ThreadIdOp>(context.loc, gpu::Dimension::x));
+    Value groupX = b.create<gpu::BlockIdOp>(context.loc, gpu::Dimension::x);
+    Value groupY = b.create<gpu::BlockIdOp>(context.loc, gpu::Dimension::y);
+    Value group = index.add(index.mul(groupY, schedule.numGroups[0]), groupX);
+    Value thread = b.create<gpu::ThreadIdOp>(context.loc, gpu::Dimension::x);
+    id = index.add(index.mul(group, schedule.localSize[0]), thread);
   }
   // The work-groups cover a multiple of their size.
   Value active = index.lessThan(id, schedule.activeItems);

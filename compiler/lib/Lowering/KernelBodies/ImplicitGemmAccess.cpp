@@ -88,9 +88,9 @@ lowering::emitImplicitGemmAccess(IndexBuilder &index, const ImplicitGemm &gemm,
   Value valid;
   for (const ImplicitGemm::Guard &guard : operand.guards) {
     // 0 <= expr < bound as one unsigned comparison.
+    Value bound = index.constant(guard.bound);
     Value check = index.cmp(arith::CmpIPredicate::ult,
-                            emitAffine(index, guard.expr, vars),
-                            index.constant(guard.bound));
+                            emitAffine(index, guard.expr, vars), bound);
     valid = valid ? index.land(valid, check) : check;
   }
   return {address, valid};

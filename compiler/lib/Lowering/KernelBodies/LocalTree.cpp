@@ -58,7 +58,7 @@ void lowering::emitTree(OpBuilder &b, Location loc, IndexBuilder &index,
     auto inLowerHalf = enterIf(b, loc, index.lessThan(item, half * stride));
     Value at = base ? index.add(base, item) : item;
     Value partner = index.add(at, index.constant(half * stride));
-    partials.store(
-        aggregator.combine(partials.load(at), partials.load(partner)), at);
+    SmallVector<Value> partnerPartials = partials.load(partner);
+    partials.store(aggregator.combine(partials.load(at), partnerPartials), at);
   }
 }

@@ -249,8 +249,8 @@ void RowKernelEmitter::emit() {
   // work-group only, so the barriers inside stay uniform.
   int64_t blocks = llvm::divideCeil(rows, schedule.rowsPerGroup);
   Value group = b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x);
-  auto loop = b.create<scf::ForOp>(loc, group, index.constant(blocks),
-                                   index.constant(schedule.numGroups[0]));
+  Value step = index.constant(schedule.numGroups[0]);
+  auto loop = b.create<scf::ForOp>(loc, group, index.constant(blocks), step);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   emitBlock(index.add(index.mul(loop.getInductionVar(), schedule.rowsPerGroup),

@@ -154,7 +154,8 @@ Value ScalarBuilder::sign(Value x) {
   // false c on lavapipe (SignedZeroInfNanPreserve or not); a select of 1.0
   // or +0.0 becomes (float)c, +0.
   Value negative = compare(ElementwiseKind::Lt, x, zero);
-  return select(negative, constant(-1), select(positive, one, zero));
+  Value positiveOrZero = select(positive, one, zero);
+  return select(negative, constant(-1), positiveOrZero);
 }
 
 Value ScalarBuilder::minMax(bool isMax, Value x, Value y) {
@@ -368,9 +369,11 @@ static Value emitFloatToInt(OpBuilder &b, Location loc, Value value,
   Value result = integer.select(inRange, converted, zero);
   result =
       integer.select(real.cmpf(FP::OGE, value, highValue), maxValue, result);
-  if (!isUnsigned)
-    result = integer.select(real.cmpf(FP::OLT, value, lowValue),
-                            integer.intConstant(llvm::minIntN(width)), result);
+  if (!isUnsigned) {
+    Value minValue = integer.intConstant(llvm::minIntN(width));
+    result =
+        integer.select(real.cmpf(FP::OLT, value, lowValue), minValue, result);
+  }
   return result;
 }
 

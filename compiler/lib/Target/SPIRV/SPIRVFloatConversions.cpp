@@ -33,10 +33,11 @@ static Value roundToOddF32(ImplicitLocOpBuilder &b, Value x) {
   Type f32 = withElementType(x.getType(), b.getF32Type());
   Type i32 = withElementType(x.getType(), b.getI32Type());
   Value rounded = b.create<arith::TruncFOp>(f32, x);
-  Value awayFromZero = b.create<arith::CmpFOp>(
-      arith::CmpFPredicate::OGT,
-      b.create<math::AbsFOp>(b.create<arith::ExtFOp>(x.getType(), rounded)),
-      b.create<math::AbsFOp>(x));
+  Value magnitude = b.create<math::AbsFOp>(x);
+  Value roundedMagnitude =
+      b.create<math::AbsFOp>(b.create<arith::ExtFOp>(x.getType(), rounded));
+  Value awayFromZero = b.create<arith::CmpFOp>(arith::CmpFPredicate::OGT,
+                                               roundedMagnitude, magnitude);
   Value bits = b.create<arith::BitcastOp>(i32, rounded);
   // One ulp toward zero: the magnitude's bits minus one (inf becomes the
   // largest finite float).
@@ -146,37 +147,41 @@ static Value roundToHalf(ImplicitLocOpBuilder &b, Value x, Type halfType) {
                                    constant(bound));
   };
   Value bits = b.create<arith::BitcastOp>(i32, x);
+  Value signMask = constant(0x8000);
   Value sign = b.create<arith::AndIOp>(
-      b.create<arith::ShRUIOp>(bits, constant(16)), constant(0x8000));
+      b.create<arith::ShRUIOp>(bits, constant(16)), signMask);
   Value magnitude = b.create<arith::AndIOp>(bits, constant(0x7fffffff));
   Value mantissaTop = b.create<arith::ShRUIOp>(magnitude, constant(13));
 
   // Normal: exponent bias 127 -> 15 (adding 0xc8000000 subtracts 112 << 23),
   // plus 0xfff and the lowest kept bit to round half to even.
+  Value thirteen = constant(13);
+  Value lowestKept = b.create<arith::AndIOp>(mantissaTop, constant(1));
+  Value rebiased = b.create<arith::AddIOp>(magnitude, constant(0xc8000fff));
   Value normal = b.create<arith::ShRUIOp>(
-      b.create<arith::AddIOp>(
-          b.create<arith::AddIOp>(magnitude, constant(0xc8000fff)),
-          b.create<arith::AndIOp>(mantissaTop, constant(1))),
-      constant(13));
+      b.create<arith::AddIOp>(rebiased, lowestKept), thirteen);
   // Subnormal (below 2^-14): 0.5 + |x| puts the f16 subnormal's bits at the
   // bottom of 0.5's mantissa.
+  Value oneHalf = splatConstant(b, x.getType(), 0.5);
   Value shifted = b.create<arith::AddFOp>(
-      b.create<arith::BitcastOp>(x.getType(), magnitude),
-      splatConstant(b, x.getType(), 0.5));
+      b.create<arith::BitcastOp>(x.getType(), magnitude), oneHalf);
+  Value oneHalfBits = constant(0x3f000000);
   Value subnormal = b.create<arith::SubIOp>(
-      b.create<arith::BitcastOp>(i32, shifted), constant(0x3f000000));
+      b.create<arith::BitcastOp>(i32, shifted), oneHalfBits);
   // Inf stays inf; NaN keeps the top of its payload and is made quiet.
-  Value nan = b.create<arith::OrIOp>(
-      constant(0x7e00), b.create<arith::AndIOp>(mantissaTop, constant(0x3ff)));
-  Value infOrNan = b.create<arith::SelectOp>(below(magnitude, 0x7f800001),
-                                             constant(0x7c00), nan);
+  Value payload = b.create<arith::AndIOp>(mantissaTop, constant(0x3ff));
+  Value nan = b.create<arith::OrIOp>(constant(0x7e00), payload);
+  Value infinity = constant(0x7c00);
+  Value infOrNan =
+      b.create<arith::SelectOp>(below(magnitude, 0x7f800001), infinity, nan);
 
-  Value half = b.create<arith::SelectOp>(
-      below(magnitude, 0x38800000), subnormal,
-      b.create<arith::SelectOp>(
-          below(magnitude, 0x477ff000), normal,
-          b.create<arith::SelectOp>(below(magnitude, 0x7f800000),
-                                    constant(0x7c00), infOrNan)));
+  Value overflow = constant(0x7c00);
+  Value large = b.create<arith::SelectOp>(below(magnitude, 0x7f800000),
+                                          overflow, infOrNan);
+  Value normalOrLarge =
+      b.create<arith::SelectOp>(below(magnitude, 0x477ff000), normal, large);
+  Value half = b.create<arith::SelectOp>(below(magnitude, 0x38800000),
+                                         subnormal, normalOrLarge);
   return b.create<arith::BitcastOp>(
       halfType,
       b.create<arith::TruncIOp>(i16, b.create<arith::OrIOp>(half, sign))

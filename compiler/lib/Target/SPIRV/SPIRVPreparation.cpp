@@ -90,11 +90,12 @@ static void scalarizeVectorAccesses(gpu::GPUModuleOp kernels) {
       // does not convert) stores them as they are.
       auto built = vector.getDefiningOp<vector::FromElementsOp>();
       for (int64_t i = 0, e = store.getVectorType().getNumElements(); i < e;
-           ++i)
-        b.create<memref::StoreOp>(
-            built ? built.getElements()[i]
-                  : Value(b.create<vector::ExtractOp>(vector, i)),
-            store.getBase(), offsetIndex(b, store.getIndices().back(), i));
+           ++i) {
+        Value position = offsetIndex(b, store.getIndices().back(), i);
+        Value element = built ? built.getElements()[i]
+                              : Value(b.create<vector::ExtractOp>(vector, i));
+        b.create<memref::StoreOp>(element, store.getBase(), position);
+      }
       op->erase();
       if (built && built->use_empty())
         built->erase();

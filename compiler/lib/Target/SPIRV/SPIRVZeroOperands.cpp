@@ -52,25 +52,30 @@ static Value replacementOf(ImplicitLocOpBuilder &b, Operation *op) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   FloatBuilder f(b, lhs.getType());
   auto isFinite = [&](Value x) {
-    return f.cmp(arith::CmpFPredicate::OLT, f.abs(x), f.constant(INFINITY));
+    Value infinity = f.constant(INFINITY);
+    return f.cmp(arith::CmpFPredicate::OLT, f.abs(x), infinity);
   };
   if (isa<arith::DivFOp>(op)) {
     // x / +0 is x * +inf: +-inf for a non-zero x, NaN for 0 and NaN.
     if (isPositiveZero(rhs))
       return f.mul(lhs, f.constant(INFINITY));
     // +0 / y is +-0 with y's sign, NaN for a zero or NaN y.
-    if (isPositiveZero(lhs))
+    if (isPositiveZero(lhs)) {
+      Value zero = f.constant(0);
       return signedZeroOrNaN(
-          f, f.cmp(arith::CmpFPredicate::OGT, f.abs(rhs), f.constant(0)), rhs);
+          f, f.cmp(arith::CmpFPredicate::OGT, f.abs(rhs), zero), rhs);
+    }
     return {};
   }
   if (isa<arith::AddFOp>(op)) {
     // x + +0 is x, but +0 for -0.
     if (isPositiveZero(rhs))
       std::swap(lhs, rhs);
-    if (isPositiveZero(lhs))
+    if (isPositiveZero(lhs)) {
+      Value zero = f.constant(0);
       return f.select(f.cmp(arith::CmpFPredicate::OEQ, rhs, f.constant(0)),
-                      f.constant(0), rhs);
+                      zero, rhs);
+    }
     return {};
   }
   if (isa<arith::MulFOp>(op)) {
@@ -82,8 +87,11 @@ static Value replacementOf(ImplicitLocOpBuilder &b, Operation *op) {
     return {};
   }
   // x - x is +0 for a finite x, NaN otherwise.
-  if (isa<arith::SubFOp>(op) && lhs == rhs)
-    return f.select(isFinite(lhs), f.constant(0), f.constant(NAN));
+  if (isa<arith::SubFOp>(op) && lhs == rhs) {
+    Value nan = f.constant(NAN);
+    Value zero = f.constant(0);
+    return f.select(isFinite(lhs), zero, nan);
+  }
   return {};
 }
 

@@ -29,7 +29,10 @@ mlir::Value splatConstant(mlir::ImplicitLocOpBuilder &b, mlir::Type type,
                           double value);
 
 /// Builds float expressions of one type (a float scalar or vector type):
-/// its constants, arithmetic, comparisons and polynomials.
+/// its constants, arithmetic, comparisons and polynomials. Each creates ops,
+/// so a call never takes two of them as arguments: C++ leaves the order of
+/// arguments unspecified, and GCC and clang would emit the ops in different
+/// orders (docs/testing.md, "Sanitizer build").
 class FloatBuilder {
 public:
   FloatBuilder(mlir::ImplicitLocOpBuilder &b, mlir::Type type)
@@ -60,8 +63,10 @@ public:
   /// c[0] * x^(n-1) + ... + c[n-1], by Horner's rule.
   mlir::Value polynomial(mlir::Value x, llvm::ArrayRef<double> coefficients) {
     mlir::Value result = constant(coefficients.front());
-    for (double coefficient : coefficients.drop_front())
-      result = add(mul(result, x), constant(coefficient));
+    for (double coefficient : coefficients.drop_front()) {
+      mlir::Value next = constant(coefficient);
+      result = add(mul(result, x), next);
+    }
     return result;
   }
 

@@ -119,8 +119,9 @@ Value buildErfF64(ImplicitLocOpBuilder &b, Value x) {
   Value result = f.select(
       f.cmp(CmpFPredicate::OLT, magnitude, f.constant(kCenters[0] - 0.5)),
       small, middle);
+  Value one = f.constant(1);
   result = f.select(f.cmp(CmpFPredicate::OGT, magnitude, f.constant(kErfIsOne)),
-                    f.constant(1), result);
+                    one, result);
   // erf(+-0) = +-0, erf(+-inf) = +-1; NaN stays NaN.
   return b.create<math::CopySignOp>(result, x);
 }

@@ -94,8 +94,9 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
   Value isOdd = b.create<arith::AndIOp>(
       isInteger,
       cmp(arith::CmpFPredicate::ONE, b.create<arith::AddFOp>(half, half), y));
-  power = select(b.create<arith::AndIOp>(hasSignBit(b, x), isOdd),
-                 b.create<arith::NegFOp>(power), power);
+  Value negated = b.create<arith::NegFOp>(power);
+  Value negativeOddPower = b.create<arith::AndIOp>(hasSignBit(b, x), isOdd);
+  power = select(negativeOddPower, negated, power);
   Value belowZero = cmp(arith::CmpFPredicate::OLT, x, zero);
   Value aboveMinusInfinity =
       cmp(arith::CmpFPredicate::ONE, x, splatConstant(b, type, -INFINITY));
@@ -107,13 +108,14 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
                  nan, power);
   power = select(cmp(arith::CmpFPredicate::UNO, x, y), nan, power);
   // pow(x, +-0) = 1, pow(1, y) = 1 and pow(-1, +-inf) = 1, NaNs included.
-  Value isOne = b.create<arith::OrIOp>(
-      cmp(arith::CmpFPredicate::OEQ, y, zero),
-      b.create<arith::OrIOp>(cmp(arith::CmpFPredicate::OEQ, x, one),
-                             b.create<arith::AndIOp>(
-                                 cmp(arith::CmpFPredicate::OEQ, magnitude, one),
-                                 cmp(arith::CmpFPredicate::OEQ,
-                                     b.create<math::AbsFOp>(y), infinity))));
+  Value yInfinite =
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y), infinity);
+  Value unitMagnitude = cmp(arith::CmpFPredicate::OEQ, magnitude, one);
+  Value minusOneToInfinity = b.create<arith::AndIOp>(unitMagnitude, yInfinite);
+  Value xOne = cmp(arith::CmpFPredicate::OEQ, x, one);
+  Value oneBase = b.create<arith::OrIOp>(xOne, minusOneToInfinity);
+  Value yZero = cmp(arith::CmpFPredicate::OEQ, y, zero);
+  Value isOne = b.create<arith::OrIOp>(yZero, oneBase);
   return select(isOne, one, power);
 }
 
@@ -153,9 +155,9 @@ static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
   // The angle for a negative x (-0 included) or a positive one, with y's
   // sign.
   auto signedAngle = [&](double ifPositive, double ifNegative) {
-    Value angle =
-        b.create<arith::SelectOp>(xNegative, splatConstant(b, type, ifNegative),
-                                  splatConstant(b, type, ifPositive));
+    Value positive = splatConstant(b, type, ifPositive);
+    Value negative = splatConstant(b, type, ifNegative);
+    Value angle = b.create<arith::SelectOp>(xNegative, negative, positive);
     return b.create<math::CopySignOp>(angle, y).getResult();
   };
   Value angle = atanOfType(b, b.create<arith::DivFOp>(y, x));
@@ -164,14 +166,16 @@ static Value expandAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
       b.create<arith::AddFOp>(
           angle, signedAngle(llvm::numbers::pi, llvm::numbers::pi)),
       angle);
-  Value bothZero =
-      b.create<arith::AndIOp>(cmp(arith::CmpFPredicate::OEQ, x, zero),
-                              cmp(arith::CmpFPredicate::OEQ, y, zero));
+  Value yZero = cmp(arith::CmpFPredicate::OEQ, y, zero);
+  Value xZero = cmp(arith::CmpFPredicate::OEQ, x, zero);
+  Value bothZero = b.create<arith::AndIOp>(xZero, yZero);
   angle = b.create<arith::SelectOp>(bothZero, signedAngle(0, llvm::numbers::pi),
                                     angle);
-  Value bothInfinite = b.create<arith::AndIOp>(
-      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(x), infinity),
-      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y), infinity));
+  Value yInfinite =
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(y), infinity);
+  Value xInfinite =
+      cmp(arith::CmpFPredicate::OEQ, b.create<math::AbsFOp>(x), infinity);
+  Value bothInfinite = b.create<arith::AndIOp>(xInfinite, yInfinite);
   return b.create<arith::SelectOp>(
       bothInfinite,
       signedAngle(llvm::numbers::pi / 4, 3 * llvm::numbers::pi / 4), angle);

@@ -56,7 +56,8 @@ static SmallVector<double> asinSeries(Type type) {
 /// x + x z Q(z), the series of `coefficients` (atanSeries or asinSeries).
 static Value oddSeries(FloatBuilder &f, Value x, Value z,
                        ArrayRef<double> coefficients) {
-  return f.add(x, f.mul(f.mul(x, z), f.polynomial(z, coefficients)));
+  Value q = f.polynomial(z, coefficients);
+  return f.add(x, f.mul(f.mul(x, z), q));
 }
 
 /// pi - its rounding to f64.
@@ -71,8 +72,8 @@ static Value subtractFromPi(FloatBuilder &f, double fraction, Value x) {
   double high = isF64(f.type)
                     ? constant
                     : static_cast<double>(static_cast<float>(constant));
-  return f.add(f.sub(f.constant(high), x),
-               f.constant((constant - high) + fraction * kPiTail));
+  Value rest = f.constant((constant - high) + fraction * kPiTail);
+  return f.add(f.sub(f.constant(high), x), rest);
 }
 
 Value buildAtan(ImplicitLocOpBuilder &b, Value x) {
@@ -82,16 +83,17 @@ Value buildAtan(ImplicitLocOpBuilder &b, Value x) {
   // above tan(pi/8): |z| <= tan(pi/8) in every case.
   Value above = f.cmp(CmpFPredicate::OGT, t, f.constant(2.414213562373095));
   Value middle = f.cmp(CmpFPredicate::OGT, t, f.constant(0.4142135623730950));
-  Value z = f.select(
-      above, f.div(f.constant(-1), t),
-      f.select(middle, f.div(f.sub(t, f.constant(1)), f.add(t, f.constant(1))),
-               t));
+  Value plusOne = f.add(t, f.constant(1));
+  Value minusOne = f.sub(t, f.constant(1));
+  Value middleZ = f.select(middle, f.div(minusOne, plusOne), t);
+  Value aboveZ = f.div(f.constant(-1), t);
+  Value z = f.select(above, aboveZ, middleZ);
   Value series = oddSeries(f, z, f.mul(z, z), atanSeries(f.type));
   // offset + series, as the split offset minus -series.
   Value negated = b.create<arith::NegFOp>(series);
-  Value angle =
-      f.select(above, subtractFromPi(f, 0.5, negated),
-               f.select(middle, subtractFromPi(f, 0.25, negated), series));
+  Value middleAngle =
+      f.select(middle, subtractFromPi(f, 0.25, negated), series);
+  Value angle = f.select(above, subtractFromPi(f, 0.5, negated), middleAngle);
   // atan(+-0) = +-0 and atan(+-inf) = +-pi/2 keep x's sign; NaN stays NaN.
   return b.create<math::CopySignOp>(angle, x);
 }
@@ -112,8 +114,9 @@ static AsinReduction reduceForAsin(FloatBuilder &f, Value x) {
   Value t = f.abs(x);
   Value reduced = f.cmp(CmpFPredicate::OGT, t, f.constant(0.5));
   // 1 - |x| is exact for |x| in [1/2, 1], and so is its half.
-  Value z = f.select(reduced, f.mul(f.sub(f.constant(1), t), f.constant(0.5)),
-                     f.mul(x, x));
+  Value square = f.mul(x, x);
+  Value half = f.constant(0.5);
+  Value z = f.select(reduced, f.mul(f.sub(f.constant(1), t), half), square);
   // The sqrt of a negative z (|x| > 1) is undefined in Vulkan; its result
   // is replaced by NaN.
   Value s = f.select(reduced, f.b.create<math::SqrtOp>(z), x);
@@ -138,9 +141,9 @@ Value buildAcos(ImplicitLocOpBuilder &b, Value x) {
   // pi - 2 asin(s) for x < -1/2, with s = sqrt((1 - |x|) / 2).
   Value twice = f.mul(r.series, f.constant(2));
   Value negative = f.cmp(CmpFPredicate::OLT, x, f.constant(0));
-  Value angle = f.select(r.reduced,
-                         f.select(negative, subtractFromPi(f, 1, twice), twice),
-                         subtractFromPi(f, 0.5, r.series));
+  Value small = subtractFromPi(f, 0.5, r.series);
+  Value large = f.select(negative, subtractFromPi(f, 1, twice), twice);
+  Value angle = f.select(r.reduced, large, small);
   return f.select(r.outside, f.constant(NAN), angle);
 }
 
