@@ -262,10 +262,14 @@ void TiledContraction::emitSliceStores(const StagedOperand &staged,
       b.create<vector::StoreOp>(loc, value, staged.local, ValueRange{position});
     } else {
       // Along k, the lanes are transposed into consecutive rows.
-      for (int64_t lane = 0; lane < width; ++lane)
-        b.create<memref::StoreOp>(
-            loc, b.create<vector::ExtractOp>(loc, value, lane), staged.local,
-            index.add(position, index.constant(lane * staged.localStride)));
+      // Named locals fix the order of the ops (C++ leaves the order of
+      // sibling arguments unspecified).
+      for (int64_t lane = 0; lane < width; ++lane) {
+        Value row =
+            index.add(position, index.constant(lane * staged.localStride));
+        Value element = b.create<vector::ExtractOp>(loc, value, lane);
+        b.create<memref::StoreOp>(loc, element, staged.local, row);
+      }
     }
   }
 }
