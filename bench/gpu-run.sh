@@ -2,7 +2,7 @@
 # The GPU machine's run, in stages (all of them by default), logs and results in $OUT (or
 # /tmp/gpu-run). Pack here with bench/pack-gpu.sh; there, from the project root:
 #   source .device/setup.sh && bash bench/gpu-run.sh [devices] [bench[=REGEX]] [e2e] [mandelbrot] \
-#     [train[=EPOCHS]]
+#     [train[=EPOCHS]] [step]
 # - devices: the GPU, its driver, the OpenCL platforms and what `tilec devices` sees;
 # - bench: bench/run.py's table (the rows matching REGEX) on the NVIDIA device, beside PyTorch and
 #   CLBlast, while the GPU is otherwise idle;
@@ -12,7 +12,9 @@
 # - train: examples/train_cnn on Fashion-MNIST (the directory $TILEC_TRAIN_DATA, default the Debian
 #   package's) for EPOCHS epochs (default 12) on the NVIDIA device through OpenCL, then through
 #   Vulkan, then bench/train_cnn_torch.py, the same network in PyTorch eager, on the same GPU. Not
-#   among the default stages: the data set does not come with the pack.
+#   among the default stages: the data set does not come with the pack;
+# - step: the training step of train_cnn (batch 128) timed kernel by kernel by `tilec bench`
+#   (train-step-opencl.txt, train-step-vulkan.txt), with the same data set.
 set -uo pipefail
 out=${OUT:-/tmp/gpu-run}
 mkdir -p "$out"
@@ -68,8 +70,17 @@ SITE
     python3 bench/train_cnn_torch.py --data "$data" --epochs "${epochs:-12}" 2>&1 |
       tee "$out/train-pytorch.txt"
     ;;
+  step)
+    data=${TILEC_TRAIN_DATA:-/usr/share/datasets/fashion-mnist}
+    TILEC_LIBRARY_PATH="$root/lib/tile" TILEC_CACHE_DIR=/tmp/tilec-cache train_cnn --data "$data" \
+      --epochs 0 --save-step "$out/train_step.tile" --device NVIDIA >/dev/null
+    for backend in opencl vulkan; do
+      TILEC_LIBRARY_PATH="$root/lib/tile" bash -c "$(head -n 1 "$out/train_step.tile" | cut -c 4-) \
+        --repeat 20 --backend $backend --device NVIDIA" 2>&1 | tee "$out/train-step-$backend.txt"
+    done
+    ;;
   *)
-    echo "gpu-run.sh: unknown stage '$stage' (devices, bench[=REGEX], e2e, mandelbrot, train[=EPOCHS])" >&2
+    echo "gpu-run.sh: unknown stage '$stage' (devices, bench[=REGEX], e2e, mandelbrot, train[=EPOCHS], step)" >&2
     exit 2
     ;;
   esac

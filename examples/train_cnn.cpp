@@ -12,13 +12,15 @@
 //
 //   train_cnn [--data DIR] [--epochs N] [--batch N] [--train-limit N]
 //             [--test-limit N] [--seed N] [--backend opencl|vulkan]
-//             [--device SEL]
+//             [--device SEL] [--save-step FILE]
 //
 // DIR holds the IDX files of Fashion-MNIST (or MNIST): train-images-idx3-
 // ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte and t10k-labels-
 // idx1-ubyte, each raw or gzipped (.gz). Batches are taken in a shuffled
 // order (seeded); a last partial batch is left out, of training and of the
-// evaluation alike.
+// evaluation alike. --save-step writes the training step's whole source to
+// FILE, headed by the `tilec bench` command that times its kernels one by
+// one on random inputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -94,6 +96,7 @@ struct Options {
   int epochs = 12;
   int64_t batch = 128, trainLimit = 0, testLimit = 0;
   uint32_t seed = 1;
+  std::string saveStep;
   jit::ContextOptions context;
 };
 
@@ -207,6 +210,24 @@ std::string trainStepSource(const std::string &gradient) {
   return text + "  Loss = cnn_loss(Images, Labels, Seed, " + params + ");\n}\n";
 }
 
+/// Writes the step's source to `path`, after a comment with the `tilec bench`
+/// command that times its kernels on random inputs of the step's shapes.
+void saveStep(const std::string &path, const std::string &source,
+              const jit::CompileOptions &options) {
+  std::string command = "// tilec bench " + path + " --entry " + options.entry;
+  for (const jit::InputBinding &input : options.inputs) {
+    command += " --arg " + input.name + "=" + dtypeName(input.dtype) + "[";
+    for (size_t d = 0; d < input.shape.size(); ++d)
+      command += (d ? "," : "") + std::to_string(input.shape[d]);
+    command += "]";
+  }
+  FILE *file = std::fopen(path.c_str(), "w");
+  if (!file ||
+      std::fprintf(file, "%s\n%s", command.c_str(), source.c_str()) < 0 ||
+      std::fclose(file) != 0)
+    examples::fail("cannot write " + path);
+}
+
 std::vector<jit::InputBinding> parameterBindings() {
   std::vector<jit::InputBinding> bindings;
   for (const Parameter &parameter : kParameters)
@@ -269,6 +290,8 @@ Options parseOptions(int argc, char **argv) {
       options.seed = uint32_t(number());
     else if (flag == "--device")
       options.context.device = value;
+    else if (flag == "--save-step")
+      options.saveStep = value;
     else if (flag == "--backend" && (value == "opencl" || value == "vulkan"))
       options.context.backend =
           value == "opencl" ? Backend::OpenCL : Backend::Vulkan;
@@ -313,8 +336,11 @@ int main(int argc, char **argv) {
     for (const Parameter &parameter : kParameters)
       stepOptions.inputs.push_back(
           {prefix + std::string(parameter.name), DType::F32, parameter.shape});
-  jit::CompiledProgram step = examples::valueOrExit(context.compile(
-      trainStepSource(gradient), stepOptions, "train_step.tile"));
+  std::string stepSource = trainStepSource(gradient);
+  if (!options.saveStep.empty())
+    saveStep(options.saveStep, stepSource, stepOptions);
+  jit::CompiledProgram step = examples::valueOrExit(
+      context.compile(stepSource, stepOptions, "train_step.tile"));
   jit::CompileOptions logitsOptions{
       "cnn_logits", {{"Images", DType::F32, {batch, kSide, kSide, 1}}}};
   for (const jit::InputBinding &binding : parameterBindings())
