@@ -187,7 +187,11 @@ Expected<InputArgument> tilec::parseInputArgument(std::string_view text) {
                  ", got " + std::to_string(values.size()) +
                  (count > 1 ? " (or one, to fill the tensor)" : ""));
   }
-  HostTensor tensor(dtype, shape);
+  // A splat of one value may stand for more elements than the host holds.
+  Expected<HostTensor> allocated = HostTensor::allocate(dtype, shape);
+  if (!allocated)
+    return Error(input.name + ": " + allocated.error().message());
+  HostTensor &tensor = *allocated;
   bool splat = values.size() == 1;
   for (int64_t i = 0; i < count; ++i) {
     // A splat parses its value once, and copies the element's bytes.
