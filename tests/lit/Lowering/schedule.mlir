@@ -8,11 +8,11 @@
 // work-item.
 
 // CHECK-LABEL: func.func @matmul
-// CHECK: tile.kernel contraction "k0_C" attributes {schedule = #tile.schedule<kind = tiled, local_size = [8, 8, 1], num_groups = [4, 4, 1], active_items = 16384, block_m = 32, block_n = 32, block_k = 16, reg_m = 4, reg_n = 4, stride_a = 36, stride_b = 32, vector_width = 4, stage_width_a = 4, stage_width_b = 4, double_buffered = true, loop_passes = 2.890000e+02 : f64, local_mem_bytes = 8704, registers = 52, reason = "dense matrix product (M=128, N=128, K=256)
+// CHECK: tile.kernel contraction "k0_C" attributes {schedule = #tile.schedule<kind = tiled, local_size = [8, 8, 1], num_groups = [4, 4, 1], active_items = 16384, block_m = 32, block_n = 32, block_k = 8, reg_m = 4, reg_n = 4, stride_a = 36, stride_b = 32, vector_width = 4, stage_width_a = 4, stage_width_b = 4, double_buffered = true, loop_passes = 3.210000e+02 : f64, local_mem_bytes = 4352, registers = 44, reason = "dense matrix product (M=128, N=128, K=256)
 // A CPU (one megabyte of local memory, work-groups up to 4096) takes larger
 // tiles and reads them as scalars.
 // CPU-LABEL: func.func @matmul
-// CPU: schedule = #tile.schedule<kind = tiled, local_size = [16, 16, 1], num_groups = [2, 2, 1], active_items = 16384, block_m = 64, block_n = 64, block_k = 16, reg_m = 4, reg_n = 4, stride_a = 65, stride_b = 64, double_buffered = true, loop_passes = 2.890000e+02 : f64, local_mem_bytes = 16512, registers = 44,
+// CPU: schedule = #tile.schedule<kind = tiled, local_size = [16, 16, 1], num_groups = [2, 2, 1], active_items = 16384, block_m = 64, block_n = 64, block_k = 8, reg_m = 4, reg_n = 4, stride_a = 65, stride_b = 64, double_buffered = true, loop_passes = 3.210000e+02 : f64, local_mem_bytes = 8256, registers = 40,
 func.func @matmul(%A: tensor<128x256xf32>, %B: tensor<256x128xf32>) -> tensor<128x128xf32> {
   %0 = tile.kernel contraction "k0_C" -> tensor<128x128xf32> {
     %1 = tile.contract add, mul (i, j, k) [i, j] = %A[i, k], %B[k, j]

@@ -194,10 +194,11 @@ constexpr int64_t kCoalescedElements = 32;
 constexpr int64_t kSerialCombination = 32;
 
 /// A tiled schedule splits its reduction (split-K) only into parts of at
-/// least this many slices: a part's work-group writes its tile of partial
-/// sums (blockM x blockN values) once, about what 2 slices load, so that
+/// least this many steps of the reduction (8 slices of 16, 16 of 8): a
+/// part's work-group writes its tile of partial sums (blockM x blockN
+/// values) once, about what 32 steps load for a square tile, so that
 /// writing and combining the partials stays a small share of the traffic.
-constexpr int64_t kSplitKMinSlices = 8;
+constexpr int64_t kSplitKMinDepth = 128;
 
 /// The fewest work-items of a work-group whose tiled schedule splits its
 /// reduction: two warps of NVIDIA (one wavefront of AMD's CDNA is 64).

@@ -4,8 +4,9 @@
 // the output, each work-item a regM x regN register tile. The reduction
 // advances blockK at a time: the work-group stages the A slice transposed
 // (k-major) and the B slice in local memory, synchronises, and every
-// work-item runs blockK rank-1 updates of its register tile, fully unrolled,
-// each element one fma (the contract allows fusing a multiply-accumulate).
+// work-item runs blockK rank-1 updates of its register tile (a loop marked
+// for full unrolling), each element one fma (the contract allows fusing a
+// multiply-accumulate).
 //
 // A work-item's rows (and columns) come in groups of `vectorWidth`
 // consecutive ones, the groups strided by the work-group's extent times the
@@ -306,6 +307,8 @@ SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
   auto loop =
       b.create<scf::ForOp>(loc, index.constant(0), index.constant(tile.blockK),
                            index.constant(1), initial);
+  // Carrying the register tile, it is unrolled (docs/kernel-ir.md).
+  loop->setAttr("tile.unroll", b.getUnitAttr());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k = loop.getInductionVar();

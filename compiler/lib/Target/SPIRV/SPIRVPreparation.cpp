@@ -3,10 +3,10 @@
 // MLIR's SPIR-V conversions translate each op to its closest SPIR-V
 // instruction, and the clone of the kernels is rewritten first where that
 // would not give the kernel IR's meaning, one pass per step (Passes.td).
-// This file holds the structural steps (vector accesses of the buffers that
-// stay scalar, loops that may not run, storage types, descriptor bindings),
-// the upstream expansions, and the pipeline that orders them with the math
-// (Math/SPIRVExpandMath.cpp), the float conversions
+// This file holds the structural steps (loops unrolled, vector accesses of
+// the buffers that stay scalar, loops that may not run, storage types,
+// descriptor bindings), the upstream expansions, and the pipeline that
+// orders them with the math (Math/SPIRVExpandMath.cpp), the float conversions
 // (SPIRVFloatConversions.cpp), the vector buffers (SPIRVVectorBuffers.cpp),
 // the infinity operands (SPIRVInfinityOperands.cpp) and the zero operands
 // (SPIRVZeroOperands.cpp).
@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -32,6 +33,7 @@
 
 namespace tilec {
 #define GEN_PASS_DEF_SPIRVSCALARIZEVECTORACCESSESPASS
+#define GEN_PASS_DEF_SPIRVUNROLLLOOPSPASS
 #define GEN_PASS_DEF_SPIRVGUARDLOOPSPASS
 #define GEN_PASS_DEF_SPIRVAPPROXIMATEMATHPASS
 #define GEN_PASS_DEF_SPIRVEXPANDBF16PASS
@@ -217,6 +219,24 @@ struct SPIRVScalarizeVectorAccessesPass
   void runOnOperation() override { scalarizeVectorAccesses(getOperation()); }
 };
 
+struct SPIRVUnrollLoopsPass
+    : tilec::impl::SPIRVUnrollLoopsPassBase<SPIRVUnrollLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> marked;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (loop->hasAttr("tile.unroll"))
+        marked.push_back(loop);
+    });
+    for (scf::ForOp loop : marked) {
+      std::optional<int64_t> trips = constantTripCount(
+          loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+      loop->removeAttr("tile.unroll");
+      if (trips && *trips > 0 && failed(loopUnrollByFactor(loop, *trips)))
+        return signalPassFailure();
+    }
+  }
+};
+
 struct SPIRVGuardLoopsPass
     : tilec::impl::SPIRVGuardLoopsPassBase<SPIRVGuardLoopsPass> {
   void runOnOperation() override { guardLoopsThatMayNotRun(getOperation()); }
@@ -263,6 +283,7 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVKeepInfinityOperandsExactPass());
   kernels.addPass(createSPIRVExpandMathPass());
   kernels.addPass(createSPIRVRoundFloatConversionsPass());
+  kernels.addPass(createSPIRVUnrollLoopsPass());
   kernels.addPass(createSPIRVVectorBuffersPass());
   kernels.addPass(createSPIRVScalarizeVectorAccessesPass());
   kernels.addPass(createSPIRVGuardLoopsPass());
