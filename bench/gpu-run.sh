@@ -47,9 +47,10 @@ config.tilec_tools_dir = "$root/.device/bin"
 config.llvm_tools_dir = "$root/.device/bin"
 config.tilec_obj_root = "/tmp/tilec-e2e-obj"
 config.tilec_e2e_backend = "$backend"
+config.tilec_python = "$(command -v python3)"
 lit_config.load_config(config, "$root/tests/e2e/lit.cfg.py")
 SITE
-      TILEC_E2E_DEVICE=NVIDIA TILEC_E2E_VULKAN_DEVICE=NVIDIA TILEC_E2E_SKIP_OCLGRIND=1 \
+      TILEC_LIBRARY_PATH="$root/lib/tile" TILEC_E2E_DEVICE=NVIDIA TILEC_E2E_VULKAN_DEVICE=NVIDIA TILEC_E2E_SKIP_OCLGRIND=1 \
         TILEC_E2E_SKIP_VALIDATION=1 python3 .device/lit/lit.py -v -j 16 \
         --filter-out 'oclgrind-harness|spirv-harness' "$site" 2>&1 | tee "$out/e2e-$backend.txt"
     done

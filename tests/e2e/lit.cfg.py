@@ -43,10 +43,12 @@ config.environment["PATH"] = os.pathsep.join(
     [config.tilec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 # The ICD loader's and the drivers' settings pass through (a CI machine may
 # point OCL_ICD_VENDORS at its drivers; PoCL caches kernels in its HOME).
-# So do the Vulkan loader's (VK_ICD_FILENAMES may name the driver).
+# So do the Vulkan loader's (VK_ICD_FILENAMES may name the driver), and
+# the Tile library's search path (tools run outside the build tree).
 for name in ["OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "POCL_CACHE_DIR", "HOME",
              "XDG_CACHE_HOME", "XDG_DATA_DIRS", "VK_ICD_FILENAMES",
-             "VK_DRIVER_FILES", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH"]:
+             "VK_DRIVER_FILES", "VK_LAYER_PATH", "VK_ADD_LAYER_PATH",
+             "TILEC_LIBRARY_PATH"]:
     if name in os.environ:
         config.environment[name] = os.environ[name]
 
@@ -68,4 +70,6 @@ oclgrind = "sh " + os.path.join(config.test_source_root, "oclgrind.sh")
 if vulkan or os.environ.get("TILEC_E2E_SKIP_OCLGRIND") == "1":
     oclgrind = "true || " + oclgrind
 config.substitutions.append(("%oclgrind", oclgrind))
-config.substitutions.append(("%python", "/usr/bin/python3"))
+# Debian's Python, which has NumPy; a site configuration may name another
+# (the GPU machine's, bench/gpu-run.sh).
+config.substitutions.append(("%python", getattr(config, "tilec_python", "/usr/bin/python3")))
