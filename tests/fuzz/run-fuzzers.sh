@@ -28,9 +28,13 @@ for name in "${names[@]}"; do
   rm -rf "$corpus" "$artifacts"
   mkdir -p "$corpus" "$artifacts"
   if [ "$name" = frontend ]; then
-    # Every Tile source of the tree (the build directories excluded).
+    # Every Tile source of the tree (the build directories excluded), each
+    # named after its path: several share a file name (matmul.tile).
     find "$root" -path "$root/build*" -prune -o -name '*.tile' -print0 |
-      xargs -0 -r cp -t "$corpus"
+      while IFS= read -r -d '' source; do
+        relative=${source#"$root"/}
+        cp "$source" "$corpus/${relative//\//_}"
+      done
   fi
   [ -d "$root/tests/fuzz/corpus/$name" ] && cp "$root/tests/fuzz/corpus/$name"/* "$corpus"
   # -timeout: one input that takes seconds is a finding (the inputs are
