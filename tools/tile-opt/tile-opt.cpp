@@ -11,6 +11,7 @@
 #include "InputIR.h"
 
 #include "tilec/Lowering/Lowering.h"
+#include "tilec/Support/BugReport.h"
 #include "tilec/Target/SPIRV/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -24,6 +25,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -80,15 +82,30 @@ struct BreakTerminatorsPass
     getOperation().walk([](func::ReturnOp op) { op->erase(); });
   }
 };
+
+/// Test only: crashes on purpose, through LLVM's fatal error; the lit test of
+/// what a crash prints runs it.
+struct CrashPass : public PassWrapper<CrashPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CrashPass)
+  StringRef getArgument() const override { return "tile-test-crash"; }
+  StringRef getDescription() const override {
+    return "Test only: crash, as a pass with a bug would";
+  }
+  void runOnOperation() override {
+    llvm::report_fatal_error("tile-test-crash: a crash on purpose");
+  }
+};
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  tilec::setBugReportMessage();
   DialectRegistry registry;
   tilec::tools::insertInputDialects(registry);
   tilec::registerLoweringPasses();
   tilec::registerSPIRVPreparationPasses();
   PassRegistration<BreakTerminatorsPass>();
+  PassRegistration<CrashPass>();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tile optimizer driver\n", registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();

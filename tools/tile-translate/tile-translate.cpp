@@ -10,6 +10,7 @@
 
 #include "InputIR.h"
 
+#include "tilec/Support/BugReport.h"
 #include "tilec/Target/OpenCL/OpenCL.h"
 #include "tilec/Target/SPIRV/SPIRV.h"
 
@@ -31,6 +32,7 @@ static constexpr llvm::StringLiteral kTool = "tile-translate";
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  tilec::setBugReportMessage();
   tilec::registerKernelIRToOpenCLTranslation();
   tilec::registerKernelIRToSPIRVTranslation();
   llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,

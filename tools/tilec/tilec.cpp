@@ -20,6 +20,7 @@
 #include "Driver.h"
 
 #include "CommandLine.h"
+#include "tilec/Support/BugReport.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/InitLLVM.h"
@@ -209,6 +210,7 @@ parseTargets(ArrayRef<std::string> names) {
 
 int main(int argc, char **argv) {
   InitLLVM initLLVM(argc, argv);
+  tilec::setBugReportMessage();
   CLI::App app("tilec: compiles Tile tensor programs to GPU kernels\n\n"
                "  tilec compile FILE.tile --arg A=f32[64,32] ... --emit "
                "tile|mlir|opencl|spirv|spirv-asm|msl|bundle\n"
