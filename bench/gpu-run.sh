@@ -19,6 +19,9 @@ set -uo pipefail
 out=${OUT:-/tmp/gpu-run}
 mkdir -p "$out"
 root=$(pwd)
+# The Tile library (import "tilec/...") of the tree, for every tool the stages run: the
+# packed tools are not in the build tree, where they would find it.
+export TILEC_LIBRARY_PATH="$root/lib/tile"
 stages=("$@")
 [ ${#stages[@]} -gt 0 ] || stages=(devices bench e2e mandelbrot)
 
@@ -50,7 +53,7 @@ config.tilec_e2e_backend = "$backend"
 config.tilec_python = "$(command -v python3)"
 lit_config.load_config(config, "$root/tests/e2e/lit.cfg.py")
 SITE
-      TILEC_LIBRARY_PATH="$root/lib/tile" TILEC_E2E_DEVICE=NVIDIA TILEC_E2E_VULKAN_DEVICE=NVIDIA TILEC_E2E_SKIP_OCLGRIND=1 \
+      TILEC_E2E_DEVICE=NVIDIA TILEC_E2E_VULKAN_DEVICE=NVIDIA TILEC_E2E_SKIP_OCLGRIND=1 \
         TILEC_E2E_SKIP_VALIDATION=1 python3 .device/lit/lit.py -v -j 16 \
         --filter-out 'oclgrind-harness|spirv-harness' "$site" 2>&1 | tee "$out/e2e-$backend.txt"
     done
@@ -64,7 +67,7 @@ SITE
     epochs=${epochs#=}
     data=${TILEC_TRAIN_DATA:-/usr/share/datasets/fashion-mnist}
     for backend in opencl vulkan; do
-      TILEC_LIBRARY_PATH="$root/lib/tile" TILEC_CACHE_DIR=/tmp/tilec-cache \
+      TILEC_CACHE_DIR=/tmp/tilec-cache \
         train_cnn --data "$data" --epochs "${epochs:-12}" --backend $backend --device NVIDIA \
         2>/dev/null | tee "$out/train-$backend.txt"
     done
@@ -73,10 +76,10 @@ SITE
     ;;
   step)
     data=${TILEC_TRAIN_DATA:-/usr/share/datasets/fashion-mnist}
-    TILEC_LIBRARY_PATH="$root/lib/tile" TILEC_CACHE_DIR=/tmp/tilec-cache train_cnn --data "$data" \
+    TILEC_CACHE_DIR=/tmp/tilec-cache train_cnn --data "$data" \
       --epochs 0 --save-step "$out/train_step.tile" --device NVIDIA >/dev/null
     for backend in opencl vulkan; do
-      TILEC_LIBRARY_PATH="$root/lib/tile" bash -c "$(head -n 1 "$out/train_step.tile" | cut -c 4-) \
+      bash -c "$(head -n 1 "$out/train_step.tile" | cut -c 4-) \
         --repeat 20 --backend $backend --device NVIDIA" 2>&1 | tee "$out/train-step-$backend.txt"
     done
     ;;
