@@ -56,6 +56,9 @@ const ast::Function *selectFunction(const ast::Module &module,
 std::vector<ParamInfo> getParams(const ast::Function &function) {
   std::vector<ParamInfo> params;
   for (const ast::Param &param : function.params) {
+    // An integer parameter is no input: it takes its default.
+    if (param.isInteger)
+      continue;
     ParamInfo info{param.name, param.loc, std::nullopt};
     if (param.dims)
       info.rank = param.dims->size();

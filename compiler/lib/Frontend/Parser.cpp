@@ -202,7 +202,19 @@ bool Parser::parseParam(ast::Function &function) {
   param.name = token.spelling.str();
   param.loc = token.getLoc();
   consume();
-  if (consumeIf(TokenKind::LBracket)) {
+  if (consumeIf(TokenKind::Colon)) {
+    if (!token.is(TokenKind::Identifier) || token.spelling != "int") {
+      errorExpected("'int' after ':' (an integer parameter is 'Name: int')");
+      return false;
+    }
+    consume();
+    param.isInteger = true;
+    if (consumeIf(TokenKind::Assign)) {
+      ExprPtr value = parseExpr();
+      if (!value || !(param.defaultValue = checkHeight(std::move(value))))
+        return false;
+    }
+  } else if (consumeIf(TokenKind::LBracket)) {
     param.dims.emplace();
     if (!consumeIf(TokenKind::RBracket)) {
       do {
@@ -223,6 +235,14 @@ bool Parser::parseParam(ast::Function &function) {
       if (!expect(TokenKind::RBracket, "',' or ']' after a dimension"))
         return false;
     }
+  }
+  // Calls leave out a tail of defaulted parameters, never one in the middle.
+  if (!param.defaultValue && !function.params.empty() &&
+      function.params.back().defaultValue) {
+    diags.error(param.loc, "parameter '" + param.name +
+                               "' needs a default: it follows a parameter "
+                               "with one");
+    return false;
   }
   function.params.push_back(std::move(param));
   return true;

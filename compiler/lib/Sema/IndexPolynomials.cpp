@@ -13,6 +13,8 @@
 
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
+
 namespace tilec {
 namespace sema {
 
@@ -227,19 +229,28 @@ std::optional<int64_t> Specializer::evaluateInteger(const ast::Expr &expr) {
       break;
     default:
       diags.error(expr.loc, "operator not allowed in a size expression (use "
-                            "'+', '-', '*', '/' and '%')");
+                            "'+', '-', '*', '/', '%', 'max' and 'min')");
       return std::nullopt;
     }
     if (!result)
       diags.error(expr.loc, "integer overflow in a size expression");
     return result;
   }
+  case ast::Expr::Kind::Call: {
+    if ((expr.name != "max" && expr.name != "min") || expr.operands.size() != 2)
+      break;
+    std::optional<int64_t> lhs = evaluateInteger(*expr.operands[0]);
+    std::optional<int64_t> rhs = lhs ? evaluateInteger(*expr.operands[1]) : lhs;
+    if (!rhs)
+      return std::nullopt;
+    return expr.name == "max" ? std::max(*lhs, *rhs) : std::min(*lhs, *rhs);
+  }
   default:
     break;
   }
   diags.error(expr.loc, "not allowed in a size expression (sizes combine "
-                        "dimensions and integers with '+', '-', '*', '/' "
-                        "and '%')");
+                        "dimensions and integers with '+', '-', '*', '/', "
+                        "'%', 'max' and 'min')");
   return std::nullopt;
 }
 

@@ -81,11 +81,18 @@ Specializer::inlineCall(const ast::Expr &call,
                 "calls nest more than " + llvm::Twine(kMaxCallDepth) + " deep");
     return std::nullopt;
   }
-  if (call.operands.size() != callee->params.size()) {
-    diags.error(call.loc,
-                "'" + call.name + "' takes " +
-                    llvm::Twine(callee->params.size()) + " arguments but " +
-                    llvm::Twine(call.operands.size()) + " were given");
+  size_t required = llvm::count_if(callee->params, [](const ast::Param &param) {
+    return !param.defaultValue;
+  });
+  size_t given = call.operands.size();
+  if (given < required || given > callee->params.size()) {
+    std::string takes = required == callee->params.size()
+                            ? std::to_string(required)
+                            : std::to_string(required) + " to " +
+                                  std::to_string(callee->params.size());
+    diags.error(call.loc, "'" + call.name + "' takes " + takes +
+                              " arguments but " + llvm::Twine(given) +
+                              " were given");
     diags.note(callee->loc, "'" + call.name + "' is defined here");
     return std::nullopt;
   }
@@ -111,12 +118,22 @@ Specializer::inlineCall(const ast::Expr &call,
     return std::nullopt;
   }
 
-  std::vector<unsigned> args;
+  // Each argument is evaluated in the caller's scope: a tensor, or the
+  // value of an integer parameter.
+  std::vector<CallArgument> args;
   bool ok = true;
-  for (const ast::ExprPtr &operand : call.operands) {
-    std::optional<unsigned> tensor = specializeTensorArgument(*operand);
-    ok &= tensor.has_value();
-    args.push_back(tensor.value_or(0));
+  for (auto [operand, param] : llvm::zip(call.operands, callee->params)) {
+    CallArgument arg;
+    if (param.isInteger) {
+      arg.integer = evaluateInteger(*operand);
+      if (!arg.integer)
+        diags.note(param.loc, "'" + param.name + "' is an integer parameter");
+      ok &= arg.integer.has_value();
+    } else {
+      arg.tensor = specializeTensorArgument(*operand);
+      ok &= arg.tensor.has_value();
+    }
+    args.push_back(arg);
   }
   if (!ok)
     return std::nullopt;
@@ -159,11 +176,22 @@ bool Specializer::bindArgument(const ast::Param &param,
 }
 
 std::optional<std::vector<unsigned>>
-Specializer::inlineBody(const ast::Expr &call, llvm::ArrayRef<unsigned> args) {
+Specializer::inlineBody(const ast::Expr &call,
+                        llvm::ArrayRef<CallArgument> args) {
   collectSourceNames();
   bool ok = true;
-  for (size_t i = 0; i < args.size(); ++i)
-    ok &= bindArgument(function.params[i], *call.operands[i], args[i]);
+  for (auto [i, param] : llvm::enumerate(function.params)) {
+    if (i >= args.size()) {
+      // A default is the callee's code: its errors say which call ran it.
+      diags.pushCallSite(call.loc, function.name);
+      ok &= bindIntegerParam(param, std::nullopt);
+      diags.popCallSite();
+    } else if (param.isInteger) {
+      ok &= bindIntegerParam(param, args[i].integer);
+    } else {
+      ok &= bindArgument(param, *call.operands[i], *args[i].tensor);
+    }
+  }
   if (!ok)
     return std::nullopt;
 

@@ -21,10 +21,19 @@ bool Specializer::bindParams(llvm::ArrayRef<ArgBinding> args) {
     for (const ast::Param &candidate : function.params)
       if (candidate.name == arg.name)
         param = &candidate;
+    if (param && param->isInteger) {
+      diags.error(param->loc, "an argument is bound to '" + arg.name +
+                                  "', an integer parameter: the entry "
+                                  "function's integer parameters take their "
+                                  "defaults");
+      ok = false;
+      continue;
+    }
     if (!param) {
       std::string available;
       for (const ast::Param &candidate : function.params)
-        available += (available.empty() ? "" : ", ") + candidate.name;
+        if (!candidate.isInteger)
+          available += (available.empty() ? "" : ", ") + candidate.name;
       diags.error(function.loc,
                   "an argument is bound to '" + arg.name +
                       "', which is not a parameter of this function" +
@@ -41,6 +50,20 @@ bool Specializer::bindParams(llvm::ArrayRef<ArgBinding> args) {
   }
 
   for (const ast::Param &param : function.params) {
+    if (param.isInteger) {
+      if (!param.defaultValue) {
+        diags.error(param.loc, "integer parameter '" + param.name +
+                                   "' has no default: the entry function's "
+                                   "integer parameters take their defaults "
+                                   "(call it from a function that passes "
+                                   "the value)");
+        addFailedName(param.name, param.loc);
+        ok = false;
+        continue;
+      }
+      ok &= bindIntegerParam(param, std::nullopt);
+      continue;
+    }
     if (!checkNewName(param.name, param.loc)) {
       ok = false;
       continue;
@@ -85,6 +108,24 @@ bool Specializer::bindParam(const ast::Param &param,
   unsigned index = addTensor(param.name, param.loc, binding.dtype, shape);
   program.tensors[index].isInput = true;
   program.inputs.push_back(index);
+  return true;
+}
+
+bool Specializer::bindIntegerParam(const ast::Param &param,
+                                   std::optional<int64_t> argument) {
+  std::optional<int64_t> value = argument;
+  if (!value) {
+    value = evaluateInteger(*param.defaultValue);
+    if (!value)
+      diags.note(param.loc, "in the default of '" + param.name + "'");
+  }
+  if (!value || !checkNewName(param.name, param.loc)) {
+    addFailedName(param.name, param.loc);
+    return false;
+  }
+  names[param.name] = NameInfo{param.loc, std::nullopt, *value,
+                               "integer parameter " + param.name + " = " +
+                                   std::to_string(*value)};
   return true;
 }
 

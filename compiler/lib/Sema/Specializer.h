@@ -142,6 +142,10 @@ private:
   std::string makeProgramName(llvm::StringRef name);
 
   bool bindParam(const ast::Param &param, const ArgBinding &binding);
+  /// Binds integer parameter `param` to `argument`, or to its default when
+  /// the call leaves it out (nullopt).
+  bool bindIntegerParam(const ast::Param &param,
+                        std::optional<int64_t> argument);
   /// Binds `dim` to axis `axis` of `binding`. Errors point at the parameter,
   /// or at `argument` (with a note at the parameter) for a call.
   bool bindDim(const ast::Param &param, const ast::ParamDim &dim,
@@ -161,10 +165,16 @@ private:
   std::optional<std::vector<unsigned>>
   inlineCall(const ast::Expr &call, llvm::ArrayRef<std::string> resultNames);
   const ast::Function *resolveCallee(const ast::Expr &call);
-  /// The callee's side: binds the parameters to `args` and specialises the
-  /// body. Returns the results' tensors.
+  /// The value a call passes to one parameter.
+  struct CallArgument {
+    std::optional<unsigned> tensor;
+    std::optional<int64_t> integer;
+  };
+  /// The callee's side: binds the parameters to `args` (the defaults to
+  /// those the call leaves out) and specialises the body. Returns the
+  /// results' tensors.
   std::optional<std::vector<unsigned>>
-  inlineBody(const ast::Expr &call, llvm::ArrayRef<unsigned> args);
+  inlineBody(const ast::Expr &call, llvm::ArrayRef<CallArgument> args);
   bool bindArgument(const ast::Param &param, const ast::Expr &argument,
                     unsigned tensor);
   /// Reports two valid tuples of an `=` contraction that write one element,

@@ -45,6 +45,17 @@ def maxpool(I):
     return I[: 2 * H, : 2 * W].reshape(H, 2, W, 2).max(axis=(1, 3))
 
 
+def pool(I, K, S):
+    """Max over K x K windows S apart of an NHWC image ("valid")."""
+    N, H, W, C = I.shape
+    OH, OW = (H - K) // S + 1, (W - K) // S + 1
+    O = np.full((N, OH, OW, C), -np.inf)
+    for i in range(K):
+        for j in range(K):
+            O = np.maximum(O, I[:, i:i + S * OH:S, j:j + S * OW:S, :])
+    return O
+
+
 def set_diagonal(A, B):
     O = B.copy()
     np.fill_diagonal(O, np.diag(A))
@@ -65,6 +76,9 @@ REFERENCES = {
                     lambda x, k: 2 * x + 2 * k)},
     "maxpool": lambda t: {"O": maxpool(t["I"])},
     "cumsum": lambda t: {"O": np.cumsum(t["I"])},
+    "pool": lambda t: {"O": pool(t["I"], 2, 2)},
+    "pools": lambda t: {"P2": pool(t["I"], 2, 2), "P3": pool(t["I"], 3, 3),
+                        "P31": pool(t["I"], 3, 1)},
     "conv1d_transposed": lambda t: {
         "O": conv1d(t["I"], t["F"], 2 * len(t["I"]) + len(t["F"]) - 2,
                     lambda x, k: (x - k) / 2)},

@@ -320,6 +320,23 @@ TEST(SemaTest, BindingErrors) {
               "2] overflows a 64-bit integer");
 }
 
+// What the JIT and the CLI's own checks keep from the front end: a binding
+// of an integer parameter, which takes its default.
+TEST(SemaTest, IntegerParameterBindingErrors) {
+  const char *source = "function (A[N], K: int = 2) -> (C) { C = A * K; }";
+  expectError(source, {arg("A", DType::F32, {2}), arg("K", DType::I32, {})},
+              "1:17: error: an argument is bound to 'K', an integer "
+              "parameter: the entry function's integer parameters take their "
+              "defaults");
+  expectError(source, {arg("A", DType::F32, {2}), arg("Z", DType::F32, {3})},
+              "(parameters: A)");
+  TileCompiler compiler;
+  std::optional<Program> program =
+      compiler.compile(source, {arg("A", DType::F32, {2})});
+  ASSERT_TRUE(program) << compiler.getDiagnostics();
+  EXPECT_EQ(program->inputs.size(), 1u);
+}
+
 TEST(SemaTest, NameErrors) {
   std::vector<ArgBinding> args = {arg("A", DType::F32, {4})};
   expectError("function (A[N]) -> (B) {\n  B = A;\n  B = A;\n}", args,

@@ -131,6 +131,11 @@ struct Param {
   llvm::SMLoc loc;
   /// nullopt for a parameter written without brackets.
   std::optional<std::vector<ParamDim>> dims;
+  /// `Name: int`: a dimension name whose value the call gives
+  /// (docs/language.md, section 8), not a tensor.
+  bool isInteger = false;
+  /// `= expr` after an integer parameter; null without a default.
+  std::unique_ptr<Expr> defaultValue;
 };
 
 class Module;

@@ -58,6 +58,8 @@ struct ParamInfo {
   /// without brackets, whose rank comes from its binding.
   std::optional<unsigned> rank;
 };
+/// The tensor parameters: the inputs a caller binds (integer parameters take
+/// their defaults).
 std::vector<ParamInfo> getParams(const ast::Function &function);
 
 /// A parameter bound to a concrete dtype and shape.
