@@ -29,5 +29,9 @@ config.substitutions.append(("%cxx_compiler", config.cxx_compiler))
 # LLVM and MLIR linked statically (cmake/LinkLLVM.cmake).
 if config.tilec_static_llvm.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("static-llvm")
+# An ASan+UBSan build (scripts/test-sanitized.sh): ASan maps terabytes of
+# shadow memory, so a test under `ulimit -v` cannot run there.
+if config.tilec_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("sanitize")
 # Test data generators use Debian's Python, which has numpy.
 config.substitutions.append(("%python", "/usr/bin/python3"))

@@ -15,7 +15,9 @@
 namespace tilec {
 
 /// The bytes the host can allocate without swapping: MemAvailable from
-/// /proc/meminfo, else the free physical pages (sysconf), else no limit.
+/// /proc/meminfo, else the free physical pages (sysconf), else no limit;
+/// less where the process's own limits (`ulimit -v`, `ulimit -d`) leave it
+/// less room.
 uint64_t availableHostMemory();
 
 } // namespace tilec
