@@ -8,7 +8,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <iterator>
+#include <memory>
+#include <vector>
 
 namespace tilec::jit {
 
@@ -42,15 +43,23 @@ static const std::string &compilerBuildId() {
     if (!dladdr(reinterpret_cast<void *>(&makeCacheKey), &info) ||
         !info.dli_fname)
       return std::string();
+    // Hashed in chunks: the library holds LLVM and MLIR (a hundred MiB),
+    // which the first compile of a process would otherwise hold in memory
+    // at once.
     std::ifstream file(info.dli_fname, std::ios::binary);
-    std::string image((std::istreambuf_iterator<char>(file)),
-                      std::istreambuf_iterator<char>());
-    if (!file.good() && !file.eof())
+    std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t *)> state(
+        XXH3_createState(), XXH3_freeState);
+    if (!state || XXH3_64bits_reset(state.get()) != XXH_OK)
+      return std::string();
+    std::vector<char> chunk(1 << 16);
+    while (file.read(chunk.data(), chunk.size()) || file.gcount() > 0)
+      XXH3_64bits_update(state.get(), chunk.data(), size_t(file.gcount()));
+    if (!file.eof())
       return std::string();
     char hex[17];
-    std::snprintf(hex, sizeof(hex), "%016llx",
-                  static_cast<unsigned long long>(
-                      XXH3_64bits(image.data(), image.size())));
+    std::snprintf(
+        hex, sizeof(hex), "%016llx",
+        static_cast<unsigned long long>(XXH3_64bits_digest(state.get())));
     return std::string(hex);
   }();
   return id;
