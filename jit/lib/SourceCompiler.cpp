@@ -5,6 +5,7 @@
 #include "tilec/Autodiff/Gradient.h"
 #include "tilec/Compiler/CompileSource.h"
 #include "tilec/JIT/Gradient.h"
+#include "tilec/Support/CrashRecovery.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -93,27 +94,49 @@ struct SourceSession {
 
 } // namespace
 
+/// Runs `use` of the compiler on `sourceName`. A crash inside it (a signal,
+/// LLVM's fatal error, an uncaught exception) is an ErrorKind::Internal
+/// error instead of the end of the application's process.
+template <typename T>
+static Expected<T> recoverCrashes(const std::string &sourceName,
+                                  llvm::function_ref<Expected<T>()> use) {
+  std::optional<Expected<T>> result;
+  if (std::optional<std::string> crash =
+          runRecoveringCrashes([&] { result.emplace(use()); }))
+    return Error(ErrorKind::Internal,
+                 "the compiler crashed on '" + sourceName + "' (" + *crash +
+                     "): a bug of tilec, please report it with the source "
+                     "and its bindings; the process goes on");
+  return std::move(*result);
+}
+
 std::string readImports(const std::string &text,
                         const std::string &sourceName) {
   // Only a source that says `import` can read another file.
   if (text.find("import") == std::string::npos)
     return std::string();
   // Parsing alone reads the imports: no entry is selected, since a source's
-  // imports are the same whichever of its functions is compiled.
-  SourceSession session(text, sourceName);
-  llvm::SourceMgr &sourceMgr = session.sourceMgr;
-  unsigned bufferId = sourceMgr.AddNewSourceBuffer(session.source(), {});
-  if (!parseModule(sourceMgr, bufferId))
-    return std::string();
-  std::string imports;
-  for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id) {
-    if (id == bufferId)
-      continue;
-    const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
-    imports +=
-        buffer->getBufferIdentifier().str() + "\n" + buffer->getBuffer().str();
-  }
-  return imports;
+  // imports are the same whichever of its functions is compiled. A crash
+  // here leaves the imports empty; the compile then meets it again and
+  // reports it.
+  Expected<std::string> imports =
+      recoverCrashes<std::string>(sourceName, [&]() -> Expected<std::string> {
+        SourceSession session(text, sourceName);
+        llvm::SourceMgr &sourceMgr = session.sourceMgr;
+        unsigned bufferId = sourceMgr.AddNewSourceBuffer(session.source(), {});
+        if (!parseModule(sourceMgr, bufferId))
+          return std::string();
+        std::string files;
+        for (unsigned id = 1; id <= sourceMgr.getNumBuffers(); ++id) {
+          if (id == bufferId)
+            continue;
+          const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(id);
+          files += buffer->getBufferIdentifier().str() + "\n" +
+                   buffer->getBuffer().str();
+        }
+        return files;
+      });
+  return imports ? std::move(*imports) : std::string();
 }
 
 /// `options.inputs` as the front end's bindings.
@@ -127,19 +150,22 @@ static std::vector<ArgBinding> getBindings(const CompileOptions &options) {
 Expected<FunctionSignature> readSignature(const std::string &text,
                                           const std::string &entry,
                                           const std::string &sourceName) {
-  SourceSession session(text, sourceName);
-  std::optional<ParsedEntry> parsed =
-      parseEntry(session.source(), entry, session.sourceMgr);
-  if (!parsed)
-    return session.error();
-  const ast::Function &function = *parsed->function;
-  FunctionSignature signature;
-  signature.name = function.name;
-  for (const ParamInfo &param : getParams(function))
-    signature.parameters.push_back({param.name, param.rank});
-  for (const ast::Result &result : function.results)
-    signature.results.push_back(result.name);
-  return signature;
+  return recoverCrashes<FunctionSignature>(
+      sourceName, [&]() -> Expected<FunctionSignature> {
+        SourceSession session(text, sourceName);
+        std::optional<ParsedEntry> parsed =
+            parseEntry(session.source(), entry, session.sourceMgr);
+        if (!parsed)
+          return session.error();
+        const ast::Function &function = *parsed->function;
+        FunctionSignature signature;
+        signature.name = function.name;
+        for (const ParamInfo &param : getParams(function))
+          signature.parameters.push_back({param.name, param.rank});
+        for (const ast::Result &result : function.results)
+          signature.results.push_back(result.name);
+        return signature;
+      });
 }
 
 Expected<Bundle> compileBundle(const std::string &text,
@@ -147,13 +173,15 @@ Expected<Bundle> compileBundle(const std::string &text,
                                const CompileOptions &options,
                                const DeviceProfile &profile,
                                const CompileTargets &targets) {
-  SourceSession session(text, sourceName);
-  std::optional<Bundle> bundle =
-      compileSource(session.source(), options.entry, getBindings(options),
-                    profile, targets, session.sourceMgr);
-  if (!bundle)
-    return session.error();
-  return std::move(*bundle);
+  return recoverCrashes<Bundle>(sourceName, [&]() -> Expected<Bundle> {
+    SourceSession session(text, sourceName);
+    std::optional<Bundle> bundle =
+        compileSource(session.source(), options.entry, getBindings(options),
+                      profile, targets, session.sourceMgr);
+    if (!bundle)
+      return session.error();
+    return std::move(*bundle);
+  });
 }
 
 /// The front half of compileBundle: the specialised program is then
@@ -162,19 +190,23 @@ Expected<std::string> gradientSource(const std::string &text,
                                      const std::vector<std::string> &wrt,
                                      const CompileOptions &options,
                                      const std::string &sourceName) {
-  SourceSession session(text, sourceName);
-  std::optional<Program> program = specializeSource(
-      session.source(), options.entry, getBindings(options), session.sourceMgr);
-  if (!program)
-    return session.error();
-  std::optional<Program> gradient =
-      differentiate(*program, wrt, session.sourceMgr);
-  if (!gradient)
-    return session.error();
-  std::string source;
-  llvm::raw_string_ostream os(source);
-  printProgram(*gradient, os);
-  return os.str();
+  return recoverCrashes<std::string>(
+      sourceName, [&]() -> Expected<std::string> {
+        SourceSession session(text, sourceName);
+        std::optional<Program> program =
+            specializeSource(session.source(), options.entry,
+                             getBindings(options), session.sourceMgr);
+        if (!program)
+          return session.error();
+        std::optional<Program> gradient =
+            differentiate(*program, wrt, session.sourceMgr);
+        if (!gradient)
+          return session.error();
+        std::string source;
+        llvm::raw_string_ostream os(source);
+        printProgram(*gradient, os);
+        return os.str();
+      });
 }
 
 } // namespace tilec::jit

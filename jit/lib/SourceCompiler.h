@@ -22,7 +22,9 @@ namespace tilec::jit {
 
 /// Compiles function `options.entry` of `text` (named `sourceName`),
 /// specialised to `options.inputs`, for `profile`. Fails with
-/// ErrorKind::Compile and every diagnostic reported.
+/// ErrorKind::Compile and every diagnostic reported, or with
+/// ErrorKind::Internal where the compiler crashed (it runs under crash
+/// recovery, as every entry of this file does: the application goes on).
 Expected<Bundle> compileBundle(const std::string &text,
                                const std::string &sourceName,
                                const CompileOptions &options,

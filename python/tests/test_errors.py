@@ -95,3 +95,17 @@ def test_device_tensor_of_another_context(rng):
     g = second.compile("function g(A) -> (B) { B = A * 2; }")
     with pytest.raises(tilec.InvalidArgumentError, match="context"):
         g(on_first)
+
+
+def test_every_kind_of_the_jit_has_its_exception():
+    # The names errorKindName gives (runtime/lib/Error.cpp), the internal
+    # error of a crash of the compiler included.
+    from tilec.errors import _from_jit
+    for kind, cls in [("invalid argument", tilec.InvalidArgumentError),
+                      ("compile", tilec.CompileError),
+                      ("no device", tilec.NoDeviceError),
+                      ("device", tilec.DeviceError),
+                      ("cache", tilec.CacheError), ("file", tilec.FileError),
+                      ("internal", tilec.InternalError)]:
+        error = _from_jit(kind, "message", "", [], 0)
+        assert type(error) is cls and error.kind == kind

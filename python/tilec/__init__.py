@@ -18,13 +18,14 @@ import numpy as np
 
 from . import _tilec
 from .errors import (CacheError, CompileError, DeviceError, Diagnostic, Error,
-                     FileError, InvalidArgumentError, NoDeviceError)
+                     FileError, InternalError, InvalidArgumentError,
+                     NoDeviceError)
 
 __all__ = [
     "CacheError", "CompileError", "Context", "Device", "DeviceError",
     "DeviceTensor", "Diagnostic", "DTYPES", "Error", "FileError", "Function",
-    "InvalidArgumentError", "NoDeviceError", "Program", "compile",
-    "compile_file", "context", "devices", "to_device",
+    "InternalError", "InvalidArgumentError", "NoDeviceError", "Program",
+    "compile", "compile_file", "context", "devices", "to_device",
 ]
 
 DeviceTensor = _tilec.DeviceTensor

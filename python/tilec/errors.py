@@ -79,9 +79,16 @@ class FileError(Error):
     kind = "file"
 
 
+class InternalError(Error):
+    """A bug of tilec: the compiler crashed and the JIT recovered; the
+    process goes on."""
+
+    kind = "internal"
+
+
 _BY_KIND = {cls.kind: cls for cls in (InvalidArgumentError, CompileError,
                                       NoDeviceError, DeviceError, CacheError,
-                                      FileError)}
+                                      FileError, InternalError)}
 
 
 def _from_jit(kind, message, description, diagnostics, driver_code):

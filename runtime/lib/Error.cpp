@@ -35,6 +35,8 @@ const char *errorKindName(ErrorKind kind) {
     return "cache";
   case ErrorKind::File:
     return "file";
+  case ErrorKind::Internal:
+    return "internal";
   }
   return "invalid argument";
 }

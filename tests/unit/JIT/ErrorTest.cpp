@@ -245,6 +245,17 @@ TEST_F(ErrorTest, BadProfileOverridesAreInvalidArguments) {
   EXPECT_EQ(noProfile.error().kind(), ErrorKind::InvalidArgument);
 }
 
+// The names the Python package maps to its exceptions (errors.py).
+TEST(ErrorKindTest, EveryKindHasItsName) {
+  EXPECT_STREQ(errorKindName(ErrorKind::InvalidArgument), "invalid argument");
+  EXPECT_STREQ(errorKindName(ErrorKind::Compile), "compile");
+  EXPECT_STREQ(errorKindName(ErrorKind::NoDevice), "no device");
+  EXPECT_STREQ(errorKindName(ErrorKind::Device), "device");
+  EXPECT_STREQ(errorKindName(ErrorKind::Cache), "cache");
+  EXPECT_STREQ(errorKindName(ErrorKind::File), "file");
+  EXPECT_STREQ(errorKindName(ErrorKind::Internal), "internal");
+}
+
 TEST_F(ErrorTest, UnreadableSourceFileIsAFileError) {
   std::optional<Context> context;
   ASSERT_TRUE(open(options(), context));

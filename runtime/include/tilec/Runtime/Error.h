@@ -58,9 +58,13 @@ enum class ErrorKind {
   Cache,
   /// A source file cannot be read.
   File,
+  /// A bug of tilec: the compiler crashed (a signal, LLVM's fatal error, an
+  /// uncaught exception) and the JIT recovered; the process goes on.
+  Internal,
 };
 
-/// "invalid argument", "compile", "no device", "device", "cache" or "file".
+/// "invalid argument", "compile", "no device", "device", "cache", "file" or
+/// "internal".
 const char *errorKindName(ErrorKind kind);
 
 /// A failure: its kind, a message for a human that says what was being done
