@@ -143,6 +143,12 @@ std::optional<PieceLayout> KernelAnalysis::getPieceLayout(RankedTensorType type,
 }
 
 LogicalResult KernelAnalysis::analyse(bool chooseSchedules) {
+  for (BlockArgument argument : function.getArguments())
+    tensors.push_back(argument);
+  for (const KernelGroup &group : plan.groups)
+    llvm::append_range(tensors, group.stored);
+  if (failed(checkMemory()))
+    return failure();
   for (const KernelGroup &group : plan.groups) {
     KernelInfo info(*group.loc);
     info.name = group.name;
@@ -237,10 +243,6 @@ LogicalResult KernelAnalysis::analyse(bool chooseSchedules) {
       info.bytes += getBufferBytes(group.copySource);
     infos.push_back(std::move(info));
   }
-  for (BlockArgument argument : function.getArguments())
-    tensors.push_back(argument);
-  for (const KernelGroup &group : plan.groups)
-    llvm::append_range(tensors, group.stored);
   return success();
 }
 

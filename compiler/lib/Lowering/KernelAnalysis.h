@@ -105,7 +105,9 @@ public:
 
   /// Analyses every kernel. With `chooseSchedules` (tile-schedule) the
   /// scheduler chooses each kernel's schedule; otherwise it is read from the
-  /// kernel's #tile.schedule attribute.
+  /// kernel's #tile.schedule attribute. Checks the tensors' sizes first
+  /// (checkMemory), so that a tensor too large for the device is reported as
+  /// such, not as a launch beyond the device's work-group counts.
   mlir::LogicalResult analyse(bool chooseSchedules);
   /// Checks that every tensor too large for one buffer can be stored in
   /// pieces (MemoryPlan.cpp).

@@ -29,7 +29,7 @@ struct PlanMemoryPass : public tilec::impl::TilePlanMemoryBase<PlanMemoryPass> {
       return signalPassFailure();
     KernelAnalysis analysis(input->function, input->plan, input->profile);
     if (failed(analysis.analyse(/*chooseSchedules=*/false)) ||
-        failed(analysis.checkMemory()) || failed(analysis.planToFitMemory()))
+        failed(analysis.planToFitMemory()))
       return signalPassFailure();
     analysis.writeMemoryPlan();
     writeKernels(input->function, input->plan);
