@@ -139,8 +139,10 @@ static void guardLoopsThatMayNotRun(gpu::GPUModuleOp kernels) {
 }
 
 /// The type a value has in the SPIR-V module: bf16 is stored as its bits,
-/// and an empty buffer gets one (never accessed) element, as SPIR-V has no
-/// arrays of length 0.
+/// an empty buffer gets one (never accessed) element, as SPIR-V has no
+/// arrays of length 0, and a buffer of 2^32 elements or more has a dynamic
+/// size, a runtime array, as MLIR 19's SPIR-V array type holds a 32-bit
+/// length (2^33 elements became an array of length 0).
 static Type storageType(Type type) {
   Builder b(type.getContext());
   if (type.isBF16())
@@ -149,6 +151,8 @@ static Type storageType(Type type) {
     SmallVector<int64_t> shape(memref.getShape());
     if (shape.size() == 1 && shape[0] == 0)
       shape[0] = 1;
+    if (shape.size() == 1 && shape[0] > int64_t(UINT32_MAX))
+      shape[0] = ShapedType::kDynamic;
     return MemRefType::get(shape, storageType(memref.getElementType()),
                            memref.getLayout(), memref.getMemorySpace());
   }

@@ -194,12 +194,15 @@ def SPIRVKeepZeroOperandsExactPass
 
 def SPIRVRetypeForStoragePass
     : Pass<"tilec-spirv-retype-for-storage", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Store bf16 as i16 and give empty buffers one element";
+  let summary = "Store bf16 as i16, give empty buffers one element and "
+                "huge ones a dynamic size";
   let description = [{
     Every value gets the type it has in the SPIR-V module: bf16 (only
     loaded, stored, selected, carried and bitcast once the conversions are
-    expanded) becomes i16, constants included, and a buffer of 0 elements
-    gets one, as SPIR-V has no arrays of length 0.
+    expanded) becomes i16, constants included, a buffer of 0 elements
+    gets one, as SPIR-V has no arrays of length 0, and a buffer of 2^32
+    elements or more gets a dynamic size (a runtime array), as MLIR's
+    SPIR-V array type has a 32-bit length.
   }];
 }
 
