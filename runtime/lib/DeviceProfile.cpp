@@ -53,7 +53,8 @@ bool DeviceProfile::operator==(const DeviceProfile &other) const {
                     p.computeUnits, p.preferredVectorWidth, p.subgroupSize,
                     p.maxAllocBytes, p.globalMemBytes, p.clockMHz,
                     p.supportsFp64, p.supportsFp16, p.maxLoopIterations,
-                    p.maxWorkGroupCount, p.signedZeroInfNanPreserve);
+                    p.maxWorkGroupCount, p.signedZeroInfNanPreserve,
+                    p.denormPreserve);
   };
   return asTuple(*this) == asTuple(other);
 }
@@ -96,6 +97,7 @@ static void visitFields(Profile &profile, Visitor &&visit) {
   visit("max_loop_iterations", profile.maxLoopIterations);
   visit("max_work_group_count", profile.maxWorkGroupCount);
   visit("signed_zero_inf_nan_preserve", profile.signedZeroInfNanPreserve);
+  visit("denorm_preserve", profile.denormPreserve);
 }
 
 /// The widths of `widths`, ascending.
@@ -318,13 +320,18 @@ std::string tilec::formatProfileSummary(const DeviceProfile &profile,
       << widths.shortWidth << ", int " << widths.intWidth << ", long "
       << widths.longWidth << ", float " << widths.floatWidth << ", double "
       << widths.doubleWidth << ", half " << widths.halfWidth << "\n";
-  out << indent << "signed zeros, infinities and NaNs kept for ";
-  std::vector<unsigned> kept = listWidths(profile.signedZeroInfNanPreserve);
-  if (kept.empty())
-    out << "no float type";
-  for (size_t i = 0; i < kept.size(); ++i)
-    out << (i ? ", f" : "f") << kept[i];
-  out << "\n";
+  auto describeKept = [&](const char *what, const FloatWidths &widths) {
+    out << indent << what << " kept for ";
+    std::vector<unsigned> kept = listWidths(widths);
+    if (kept.empty())
+      out << "no float type";
+    for (size_t i = 0; i < kept.size(); ++i)
+      out << (i ? ", f" : "f") << kept[i];
+    out << "\n";
+  };
+  describeKept("signed zeros, infinities and NaNs",
+               profile.signedZeroInfNanPreserve);
+  describeKept("subnormals", profile.denormPreserve);
   if (profile.maxLoopIterations != 0)
     out << indent << "loops stop after " << profile.maxLoopIterations
         << " passes per work-item\n";

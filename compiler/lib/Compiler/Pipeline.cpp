@@ -121,7 +121,7 @@ static LogicalResult addSPIRVAndMSL(ModuleOp module,
     if (failed(runInternalStage(
             *module.getContext(), sourceMgr,
             "the SPIR-V conversion of kernel '" + kernel.name + "'", [&] {
-              words = translateToSPIRV(func, profile.signedZeroInfNanPreserve);
+              words = translateToSPIRV(func, profile);
               return LogicalResult(words);
             })))
       return failure();

@@ -115,6 +115,12 @@ static Features queryFeatures(VkPhysicalDevice device, uint32_t apiVersion) {
       floatControls.shaderSignedZeroInfNanPreserveFloat32;
   result.shaderSignedZeroInfNanPreserveFloat64 =
       floatControls.shaderSignedZeroInfNanPreserveFloat64;
+  result.shaderDenormPreserveFloat16 =
+      floatControls.shaderDenormPreserveFloat16;
+  result.shaderDenormPreserveFloat32 =
+      floatControls.shaderDenormPreserveFloat32;
+  result.shaderDenormPreserveFloat64 =
+      floatControls.shaderDenormPreserveFloat64;
   return result;
 }
 
@@ -232,6 +238,9 @@ static DeviceDescriptor describeDevice(VkPhysicalDevice device) {
       features.shaderSignedZeroInfNanPreserveFloat16,
       features.shaderSignedZeroInfNanPreserveFloat32,
       features.shaderSignedZeroInfNanPreserveFloat64};
+  profile.denormPreserve = {features.shaderDenormPreserveFloat16,
+                            features.shaderDenormPreserveFloat32,
+                            features.shaderDenormPreserveFloat64};
   if (apiVersion >= VK_API_VERSION_1_1)
     profile.subgroupSize = subgroup.subgroupSize;
   // llvmpipe's shader compiler gives each invocation one loop counter that

@@ -64,18 +64,31 @@ static bool providesFeature(const DeviceDescriptor &device,
       denied = "supports_fp16 is false";
     return has.shaderFloat16 && device.profile.supportsFp16;
   }
-  std::tuple<const char *, bool, unsigned> floatControls[] = {
-      {"shaderSignedZeroInfNanPreserveFloat16",
-       has.shaderSignedZeroInfNanPreserveFloat16, 16},
-      {"shaderSignedZeroInfNanPreserveFloat32",
-       has.shaderSignedZeroInfNanPreserveFloat32, 32},
-      {"shaderSignedZeroInfNanPreserveFloat64",
-       has.shaderSignedZeroInfNanPreserveFloat64, 64}};
-  for (auto [name, provided, bits] : floatControls)
+  const DeviceProfile &profile = device.profile;
+  std::tuple<const char *, bool, unsigned, const FloatWidths &, const char *>
+      floatControls[] = {
+          {"shaderSignedZeroInfNanPreserveFloat16",
+           has.shaderSignedZeroInfNanPreserveFloat16, 16,
+           profile.signedZeroInfNanPreserve, "signed_zero_inf_nan_preserve"},
+          {"shaderSignedZeroInfNanPreserveFloat32",
+           has.shaderSignedZeroInfNanPreserveFloat32, 32,
+           profile.signedZeroInfNanPreserve, "signed_zero_inf_nan_preserve"},
+          {"shaderSignedZeroInfNanPreserveFloat64",
+           has.shaderSignedZeroInfNanPreserveFloat64, 64,
+           profile.signedZeroInfNanPreserve, "signed_zero_inf_nan_preserve"},
+          {"shaderDenormPreserveFloat16", has.shaderDenormPreserveFloat16, 16,
+           profile.denormPreserve, "denorm_preserve"},
+          {"shaderDenormPreserveFloat32", has.shaderDenormPreserveFloat32, 32,
+           profile.denormPreserve, "denorm_preserve"},
+          {"shaderDenormPreserveFloat64", has.shaderDenormPreserveFloat64, 64,
+           profile.denormPreserve, "denorm_preserve"}};
+  for (auto [name, provided, bits, widths, key] : floatControls)
     if (feature == name) {
-      bool allowed = device.profile.signedZeroInfNanPreserve.contains(bits);
-      if (!allowed)
-        denied = "signed_zero_inf_nan_preserve lacks " + std::to_string(bits);
+      bool allowed = widths.contains(bits);
+      // The profile read from the device lists what the device has: only a
+      // file's override denies what the driver offers.
+      if (provided && !allowed)
+        denied = std::string(key) + " lacks " + std::to_string(bits);
       return provided && allowed;
     }
   std::pair<const char *, bool> others[] = {

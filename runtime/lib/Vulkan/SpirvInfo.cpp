@@ -42,6 +42,7 @@ enum Opcode : uint32_t {
 };
 constexpr uint32_t kMagic = 0x07230203;
 constexpr uint32_t kExecutionModeLocalSize = 17;
+constexpr uint32_t kExecutionModeDenormPreserve = 4459;
 constexpr uint32_t kExecutionModeSignedZeroInfNanPreserve = 4461;
 
 /// A scalar type by kind and width: what a capability is about.
@@ -209,6 +210,9 @@ vulkan::inspectSpirv(const std::vector<uint32_t> &words,
           numOperands >= 3)
         facts.modeFeatures[operand(0)].push_back(
             "shaderSignedZeroInfNanPreserveFloat" + std::to_string(operand(2)));
+      if (operand(1) == kExecutionModeDenormPreserve && numOperands >= 3)
+        facts.modeFeatures[operand(0)].push_back("shaderDenormPreserveFloat" +
+                                                 std::to_string(operand(2)));
       break;
     case OpTypeInt:
     case OpTypeFloat:

@@ -86,8 +86,8 @@ private:
 };
 
 /// The optional device features that SPIR-V from tilec may need. Opening a
-/// device enables every one it has. (The shaderSignedZeroInfNanPreserve
-/// ones are properties, which need no enabling.)
+/// device enables every one it has. (The shaderSignedZeroInfNanPreserve and
+/// shaderDenormPreserve ones are properties, which need no enabling.)
 struct Features {
   bool shaderFloat64 = false;
   bool shaderInt64 = false;
@@ -100,6 +100,9 @@ struct Features {
   bool shaderSignedZeroInfNanPreserveFloat16 = false;
   bool shaderSignedZeroInfNanPreserveFloat32 = false;
   bool shaderSignedZeroInfNanPreserveFloat64 = false;
+  bool shaderDenormPreserveFloat16 = false;
+  bool shaderDenormPreserveFloat32 = false;
+  bool shaderDenormPreserveFloat64 = false;
 };
 
 /// One physical device as the loader reports it.

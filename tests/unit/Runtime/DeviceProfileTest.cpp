@@ -33,6 +33,7 @@ static DeviceProfile makeProfile() {
   profile.supportsFp16 = true;
   profile.maxLoopIterations = 65535;
   profile.signedZeroInfNanPreserve = {true, false, true};
+  profile.denormPreserve = {false, true, true};
   return profile;
 }
 
@@ -116,6 +117,9 @@ TEST(DeviceProfileTest, ErrorsNameTheFileAndKey) {
       {R"({"signed_zero_inf_nan_preserve": true})",
        "pretend.json: key 'signed_zero_inf_nan_preserve': expected an array "
        "of float widths (16, 32, 64), got true"},
+      {R"({"denorm_preserve": [0]})",
+       "pretend.json: key 'denorm_preserve': expected an array of float "
+       "widths (16, 32, 64), got [0]"},
       {R"([1, 2])",
        "pretend.json: a device profile must be a JSON object, not [1,2]"},
   };
@@ -207,6 +211,7 @@ TEST(DeviceProfileTest, FingerprintAndSummary) {
             "> fp64 yes, fp16 yes; preferred vector widths: char 16, short 8, "
             "int 4, long 2, float 4, double 2, half 8\n"
             "> signed zeros, infinities and NaNs kept for f16, f64\n"
+            "> subnormals kept for f32, f64\n"
             "> loops stop after 65535 passes per work-item\n");
   // No limit, no line.
   profile = makeProfile();
@@ -247,6 +252,23 @@ TEST(DeviceProfileTest, SignedZeroInfNanPreserveListsWidths) {
       formatProfileSummary(profile, "")
           .find("signed zeros, infinities and NaNs kept for no float type\n"),
       std::string::npos);
+}
+
+TEST(DeviceProfileTest, DenormPreserveListsWidthsNoneByDefault) {
+  // None by default: a module that declares the mode runs only on a device
+  // that has the property, which lavapipe lacks.
+  DeviceProfile profile;
+  EXPECT_EQ(profile.denormPreserve, FloatWidths());
+  EXPECT_NE(profileToJson(profile).find("\"denorm_preserve\": []"),
+            std::string::npos);
+  EXPECT_NE(formatProfileSummary(profile, "")
+                .find("subnormals kept for no float type\n"),
+            std::string::npos);
+  ASSERT_TRUE(
+      applyProfileOverrides(profile, R"({"denorm_preserve": [32]})", "f.json"));
+  EXPECT_EQ(profile.denormPreserve, (FloatWidths{false, true, false}));
+  EXPECT_NE(profileToJson(profile).find("\"denorm_preserve\": [\n    32\n  ]"),
+            std::string::npos);
 }
 
 TEST(DeviceProfileTest, WorkGroupCountDefaultsToNoLimit) {

@@ -59,9 +59,10 @@ static spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *context) {
       Capability::StorageBuffer8BitAccess,
       Capability::StorageBuffer16BitAccess,
       Capability::SignedZeroInfNanPreserve,
+      Capability::DenormPreserve,
   };
   // Core in SPIR-V 1.4, but MLIR 19's spirv-update-vce still asks for the
-  // extension of the SignedZeroInfNanPreserve execution mode.
+  // extension of the float-controls execution modes.
   spirv::Extension extensions[] = {spirv::Extension::SPV_KHR_float_controls};
   auto triple = spirv::VerCapExtAttr::get(spirv::Version::V_1_5, capabilities,
                                           extensions, context);
@@ -224,36 +225,41 @@ static void declareBufferAccess(spirv::ModuleOp module) {
   }
 }
 
-/// Declares the SignedZeroInfNanPreserve execution mode on every entry point
-/// for each float width that the module computes in and `preserve` holds.
-/// Without it Vulkan lets the driver assume that no float is an infinity or a
-/// NaN and ignore the sign of zeros (the Vulkan spec's "Precision and
-/// Operation of SPIR-V Instructions"), and drivers fold accordingly.
-static void preserveSignedZeroInfNan(spirv::ModuleOp module,
-                                     const FloatWidths &preserve) {
-  std::set<unsigned> widths;
+/// Declares the float-controls execution modes on every entry point, for
+/// each float width that the module computes in and the profile holds:
+/// SignedZeroInfNanPreserve (without it Vulkan lets the driver assume that
+/// no float is an infinity or a NaN and ignore the sign of zeros, the Vulkan
+/// spec's "Precision and Operation of SPIR-V Instructions", and drivers fold
+/// accordingly) and DenormPreserve (without it a driver may flush subnormal
+/// values to zero, as NVIDIA's does for f32).
+static void declareFloatControls(spirv::ModuleOp module,
+                                 const DeviceProfile &profile) {
+  std::set<unsigned> computed;
   module.walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
-      if (auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type));
-          element && preserve.contains(element.getWidth()))
-        widths.insert(element.getWidth());
+      if (auto element = dyn_cast<FloatType>(getElementTypeOrSelf(type)))
+        computed.insert(element.getWidth());
   });
+  std::pair<spirv::ExecutionMode, const FloatWidths &> modes[] = {
+      {spirv::ExecutionMode::SignedZeroInfNanPreserve,
+       profile.signedZeroInfNanPreserve},
+      {spirv::ExecutionMode::DenormPreserve, profile.denormPreserve}};
   SmallVector<spirv::EntryPointOp> entryPoints(
       module.getOps<spirv::EntryPointOp>());
   OpBuilder builder(module.getContext());
   for (spirv::EntryPointOp entryPoint : entryPoints) {
     builder.setInsertionPointAfter(entryPoint);
-    for (unsigned width : widths)
-      builder.create<spirv::ExecutionModeOp>(
-          entryPoint.getLoc(), entryPoint.getFn(),
-          spirv::ExecutionMode::SignedZeroInfNanPreserve,
-          builder.getI32ArrayAttr({static_cast<int32_t>(width)}));
+    for (auto [mode, widths] : modes)
+      for (unsigned width : computed)
+        if (widths.contains(width))
+          builder.create<spirv::ExecutionModeOp>(
+              entryPoint.getLoc(), entryPoint.getFn(), mode,
+              builder.getI32ArrayAttr({static_cast<int32_t>(width)}));
   }
 }
 
 FailureOr<std::vector<uint32_t>>
-translateToSPIRV(gpu::GPUFuncOp kernel,
-                 const FloatWidths &signedZeroInfNanPreserve) {
+translateToSPIRV(gpu::GPUFuncOp kernel, const DeviceProfile &profile) {
   auto kernels = kernel->getParentOfType<gpu::GPUModuleOp>();
   if (!kernels)
     return kernel.emitError("a kernel to translate must be in a gpu.module");
@@ -300,7 +306,7 @@ translateToSPIRV(gpu::GPUFuncOp kernel,
   if (failed(nameParameters(spirvModule, kernel)))
     return failure();
   declareBufferAccess(spirvModule);
-  preserveSignedZeroInfNan(spirvModule, signedZeroInfNanPreserve);
+  declareFloatControls(spirvModule, profile);
   PassManager updateVCE(context);
   updateVCE.nest<spirv::ModuleOp>().addPass(spirv::createSPIRVUpdateVCEPass());
   if (failed(updateVCE.run(*scratch)))

@@ -26,8 +26,8 @@ void tilec::registerKernelIRToSPIRVTranslation() {
           return module.emitError()
                  << "expected one gpu.module in the kernel IR, found " << count;
         for (auto kernel : (*kernelModules.begin()).getOps<gpu::GPUFuncOp>()) {
-          FailureOr<std::vector<uint32_t>> words = translateToSPIRV(
-              kernel, DeviceProfile().signedZeroInfNanPreserve);
+          FailureOr<std::vector<uint32_t>> words =
+              translateToSPIRV(kernel, DeviceProfile());
           if (failed(words))
             return failure();
           std::string error;

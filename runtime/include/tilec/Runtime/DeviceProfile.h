@@ -9,7 +9,8 @@
 // The JSON form is one object whose keys are the snake_case field names
 // below (the per-dtype vector widths are "preferred_vector_width_<class>",
 // "type" is "gpu", "cpu" or "other", "subgroup_size" may be null, and
-// "signed_zero_inf_nan_preserve" lists float widths: [16, 32, 64]).
+// "signed_zero_inf_nan_preserve" and "denorm_preserve" list float widths:
+// [16, 32, 64]).
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +103,17 @@ struct DeviceProfile {
   /// zeros (docs/codegen.md). OpenCL C keeps them always (tilec never passes
   /// -cl-finite-math-only), hence every width by default.
   FloatWidths signedZeroInfNanPreserve = {true, true, true};
+  /// The float widths whose subnormal (denormal) values the device keeps
+  /// when a kernel asks it to: where the SPIR-V target may declare SPIR-V's
+  /// DenormPreserve execution mode (Vulkan: VkPhysicalDeviceFloatControls-
+  /// Properties::shaderDenormPreserveFloat16/32/64). Without it a Vulkan
+  /// driver may flush them to zero (NVIDIA's does for f32). None by default:
+  /// many devices lack the property (lavapipe does, and keeps subnormals
+  /// anyway), and a SPIR-V module that declares the mode runs only where the
+  /// device has it, so only a profile read from such a device (or a file)
+  /// asks for it. OpenCL C keeps subnormals regardless (tilec never passes
+  /// -cl-denorms-are-zero).
+  FloatWidths denormPreserve;
 
   bool operator==(const DeviceProfile &other) const;
   bool operator!=(const DeviceProfile &other) const {

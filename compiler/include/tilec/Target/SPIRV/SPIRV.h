@@ -39,16 +39,16 @@ inline constexpr const char *kSPIRVTargetEnvName = "vulkan1.2";
 /// wide as the enclosing module's `tile.index_bits`) and returns its words.
 /// One module per kernel, because Vulkan charges a module's every Workgroup
 /// variable to each of its entry points. The entry point declares the
-/// SignedZeroInfNanPreserve execution mode for each float width it computes
-/// in that `signedZeroInfNanPreserve` (the device profile's) holds, so that
-/// the driver keeps infinities, NaNs and signed zeros (docs/codegen.md).
+/// SignedZeroInfNanPreserve and DenormPreserve execution modes for each
+/// float width it computes in that the profile's signedZeroInfNanPreserve
+/// and denormPreserve hold, so that the driver keeps infinities, NaNs,
+/// signed zeros and subnormals (docs/codegen.md).
 /// `kernel` itself is left alone: the
 /// conversion runs on a clone. An op the conversion cannot translate is
 /// reported at the op, and a module that SPIRV-Tools refuses (a compiler bug)
 /// at the kernel; returns failure then.
 mlir::FailureOr<std::vector<uint32_t>>
-translateToSPIRV(mlir::gpu::GPUFuncOp kernel,
-                 const FloatWidths &signedZeroInfNanPreserve);
+translateToSPIRV(mlir::gpu::GPUFuncOp kernel, const DeviceProfile &profile);
 
 /// Prints `words` as SPIRV-Tools' assembly with friendly names. A module that
 /// cannot be disassembled is a failure, with SPIRV-Tools' message in `error`.
