@@ -205,6 +205,12 @@ def workloads(quick):
         rows.append(Workload("softmax %dx%d" % (m, n), "memory", "softmax.tile", [("X", [m, n])],
                              bytes_moved=8.0 * m * n,
                              torch_fn=mat(m, n, lambda t, x: t.softmax(x, 1))))
+    def maxpool(torch):
+        x = torch.randn(128, 64, 112, 112, device="cuda").to(memory_format=torch.channels_last)
+        return lambda: torch.nn.functional.max_pool2d(x, 3, 2)
+    rows.append(Workload("maxpool 3x3/2 NHWC N128 112x112 C64", "memory", "maxpool.tile",
+                         [("I", [128, 112, 112, 64])],
+                         bytes_moved=4.0 * 128 * 64 * (112 * 112 + 55 * 55), torch_fn=maxpool))
     rows.append(Workload("layer norm 8192x8192", "memory", "layer_norm.tile", [("X", [8192, 8192])],
                          bytes_moved=8.0 * 8192 * 8192,
                          torch_fn=mat(8192, 8192,
