@@ -15,6 +15,7 @@ comparison and the known issues.
 
 import argparse
 import concurrent.futures
+import json
 import os
 import shutil
 import subprocess
@@ -142,6 +143,35 @@ def check_seed(seed, options, env):
     return seed, findings, work
 
 
+def subnormal_inputs(work):
+    """The float dtypes ("f32", ...) of the program's inputs in `work` that
+    hold a subnormal value."""
+    found = set()
+    for name in os.listdir(work):
+        if not name.endswith(".npy"):
+            continue
+        values = np.load(os.path.join(work, name))
+        if values.dtype.kind != "f":
+            continue
+        tiny = np.finfo(values.dtype).tiny
+        if np.any((values != 0) & (np.abs(values) < tiny)):
+            found.add(dt.name_of(values.dtype))
+    return found
+
+
+def vulkan_facts(tilec, env):
+    """The default Vulkan device's vendor and the float widths whose
+    subnormals it keeps (its profile's denorm_preserve); {} without one."""
+    try:
+        p = subprocess.run([tilec, "devices", "--json", "--backend", "vulkan"],
+                           capture_output=True, timeout=120, env=env)
+        profile = json.loads(p.stdout)
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        return {}
+    return {"vulkan_vendor": profile.get("vendor"),
+            "vulkan_denorm_preserve": set(profile.get("denorm_preserve", []))}
+
+
 def parse_seeds(text):
     if ".." in text:
         a, b = text.split("..")
@@ -183,6 +213,7 @@ def main():
     if options.validation:
         env["TILEC_VULKAN_VALIDATION"] = "1"
 
+    device_facts = vulkan_facts(options.tilec, env) if "vulkan" in options.backends else {}
     counts = {"programs": 0, "findings": 0, "explained": 0, "unexplained": 0}
     lock = threading.Lock()
     deadline = time.time() + options.time if options.time else None
@@ -204,7 +235,9 @@ def main():
             counts["programs"] += 1
             with open(os.path.join(work, "prog.tile")) as f:
                 source = f.read()
-            issues = [known_issues.match(b, k, d, source) for b, k, d in findings]
+            facts = dict(device_facts, subnormal_inputs=subnormal_inputs(work))
+            issues = [known_issues.match(b, k, d, source, facts)
+                      for b, k, d in findings]
             for (backend, kind, detail), issue in zip(findings, issues):
                 counts["findings"] += 1
                 label = "explained (%s)" % issue if issue else "UNEXPLAINED"
