@@ -144,18 +144,23 @@ def check_seed(seed, options, env):
 
 
 def subnormal_inputs(work):
-    """The float dtypes ("f32", ...) of the program's inputs in `work` that
-    hold a subnormal value."""
+    """The float dtypes ("f32", "bf16", ...) of the program's inputs in
+    `work` that hold a subnormal value (bf16's are f32's, which is what a
+    device computes bf16 in)."""
     found = set()
     for name in os.listdir(work):
         if not name.endswith(".npy"):
             continue
         values = np.load(os.path.join(work, name))
-        if values.dtype.kind != "f":
+        dtype = dt.name_of(values.dtype)
+        if dtype == "bf16":
+            values, tiny = dt.as_float64(values), np.finfo(np.float32).tiny
+        elif values.dtype.kind == "f":
+            tiny = np.finfo(values.dtype).tiny
+        else:
             continue
-        tiny = np.finfo(values.dtype).tiny
         if np.any((values != 0) & (np.abs(values) < tiny)):
-            found.add(dt.name_of(values.dtype))
+            found.add(dtype)
     return found
 
 

@@ -26,12 +26,14 @@ KNOWN_ISSUES = [
         "id": "vulkan-f32-subnormals-flushed",
         "reason": "NVIDIA's Vulkan driver flushes f32 subnormals to zero and offers "
                   "DenormPreserve for f16 only (580.159.04 on the H200), so an f32 "
-                  "subnormal input counts as 0 there: atan2(x, x) of one is 0, not pi/4; "
+                  "or bf16 (computed in f32) subnormal input counts as 0 there: "
+                  "atan2(x, x) of one is 0, not pi/4; "
                   "docs/codegen.md (\"Infinities, NaNs and signed zeros\")",
         "backend": "vulkan", "kind": "mismatch",
         "facts": lambda facts: (facts.get("vulkan_vendor") == "NVIDIA"
                                 and 32 not in facts.get("vulkan_denorm_preserve", ())
-                                and "f32" in facts.get("subnormal_inputs", ())),
+                                and bool({"f32", "bf16"}
+                                         & facts.get("subnormal_inputs", set()))),
     },
 ]
 

@@ -73,7 +73,8 @@ def main():
     np.save(os.path.join(work, "A.npy"), np.array([1.0, 1e-45], np.float32))
     np.save(os.path.join(work, "B.npy"), np.array([1e-300, 5e-324]))
     np.save(os.path.join(work, "C.npy"), np.array([1, 0], np.int32))
-    assert difftest.subnormal_inputs(work) == {"f32", "f64"}
+    np.save(os.path.join(work, "D.npy"), dt.numpy_array("bf16", [1.0, 1e-40]))
+    assert difftest.subnormal_inputs(work) == {"f32", "f64", "bf16"}
     shutil.rmtree(work)
 
     known_issues.KNOWN_ISSUES.append({"id": "x", "backend": "vulkan", "detail": "nan"})
