@@ -149,7 +149,8 @@ def SPIRVUnsignedDivisionsPass
 
 def SPIRVRemaindersFromQuotientsPass
     : Pass<"tilec-spirv-remainders-from-quotients", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Compute remainders by a constant from the quotient";
+  let summary = "Compute remainders by a constant from the quotient, and "
+                "signed remainders right for the minimum";
   let description = [{
     Rewrites `arith.remsi %x, %c` (a constant other than 0 and -1) to
     `%x - (%x divsi %c) * %c`, exactly the same value: MLIR 19 converts
@@ -157,7 +158,9 @@ def SPIRVRemaindersFromQuotientsPass
     second division beside the quotient that the kernel computes from the
     same operands. Likewise `arith.remui %x, %c` by a constant that is not
     a power of two (whose remainder is one mask) to
-    `%x - (%x divui %c) * %c`. Run before
+    `%x - (%x divui %c) * %c`. Every other `arith.remsi` becomes
+    `|x| remui |y|`, negated where `x < 0`: MLIR 19's own expansion tests
+    the sign as `x == |x|`, which the type's minimum passes. Run before
     tilec-spirv-keep-zero-operands-exact, whose CSE merges the two
     quotients.
   }];

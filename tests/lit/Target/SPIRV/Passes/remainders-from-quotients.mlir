@@ -1,7 +1,9 @@
 // tilec-spirv-remainders-from-quotients alone: a signed remainder by a
 // constant becomes x - (x / c) * c, whose quotient the translation's CSE
 // merges with the kernel's own x / c; a remainder by a value, by 0 or by
-// -1 stays as it is. An unsigned remainder likewise, but by a power of two
+// -1 becomes |x| urem |y| negated where x < 0 (MLIR 19's conversion tested
+// the sign as x == |x|, true of INT_MIN: INT_MIN rem 5 gave +3). An
+// unsigned remainder likewise, but by a power of two
 // (one mask) it stays. In the translation the coordinates are non-negative
 // (tilec-spirv-unsigned-divisions): one OpUDiv per coordinate and no
 // OpUMod.
@@ -53,9 +55,19 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: %[[X:.*]] = arith.subi %[[I]], %[[M]] : index
 // CHECK: arith.divsi %[[I]], %[[C56]] : index
 // CHECK: arith.muli %[[X]], %[[C56]]
-// CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
-// CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
-// CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[XNEG:.*]] = arith.cmpi slt, %[[CI:.*]], %[[ZERO]] : i32
+// CHECK: %[[XNEGATED:.*]] = arith.subi %[[ZERO]], %[[CI]] : i32
+// CHECK: %[[XABS:.*]] = arith.select %[[XNEG]], %[[XNEGATED]], %[[CI]] : i32
+// CHECK: %[[YNEG:.*]] = arith.cmpi slt, %[[N:.*]], %[[ZERO]] : i32
+// CHECK: %[[YNEGATED:.*]] = arith.subi %[[ZERO]], %[[N]] : i32
+// CHECK: %[[YABS:.*]] = arith.select %[[YNEG]], %[[YNEGATED]], %[[N]] : i32
+// CHECK: %[[R:.*]] = arith.remui %[[XABS]], %[[YABS]] : i32
+// CHECK: %[[RNEG:.*]] = arith.cmpi slt, %[[CI]], %[[ZERO]] : i32
+// CHECK: %[[RNEGATED:.*]] = arith.subi %[[ZERO]], %[[R]] : i32
+// CHECK: arith.select %[[RNEG]], %[[RNEGATED]], %[[R]] : i32
+// CHECK: arith.remui
+// CHECK: arith.remui
 // CHECK-NOT: arith.remsi
 // CHECK: %[[UQ:.*]] = arith.divui %[[I]], %[[C56]] : index
 // CHECK: %[[UM:.*]] = arith.muli %[[UQ]], %[[C56]] : index
