@@ -109,18 +109,13 @@ static Features queryFeatures(VkPhysicalDevice device, uint32_t apiVersion) {
   result.shaderFloat16 = vulkan12.shaderFloat16;
   result.storageBuffer8BitAccess = vulkan12.storageBuffer8BitAccess;
   result.vulkanMemoryModel = vulkan12.vulkanMemoryModel;
-  result.shaderSignedZeroInfNanPreserveFloat16 =
-      floatControls.shaderSignedZeroInfNanPreserveFloat16;
-  result.shaderSignedZeroInfNanPreserveFloat32 =
-      floatControls.shaderSignedZeroInfNanPreserveFloat32;
-  result.shaderSignedZeroInfNanPreserveFloat64 =
-      floatControls.shaderSignedZeroInfNanPreserveFloat64;
-  result.shaderDenormPreserveFloat16 =
-      floatControls.shaderDenormPreserveFloat16;
-  result.shaderDenormPreserveFloat32 =
-      floatControls.shaderDenormPreserveFloat32;
-  result.shaderDenormPreserveFloat64 =
-      floatControls.shaderDenormPreserveFloat64;
+  result.signedZeroInfNanPreserve = {
+      bool(floatControls.shaderSignedZeroInfNanPreserveFloat16),
+      bool(floatControls.shaderSignedZeroInfNanPreserveFloat32),
+      bool(floatControls.shaderSignedZeroInfNanPreserveFloat64)};
+  result.denormPreserve = {bool(floatControls.shaderDenormPreserveFloat16),
+                           bool(floatControls.shaderDenormPreserveFloat32),
+                           bool(floatControls.shaderDenormPreserveFloat64)};
   return result;
 }
 
@@ -234,13 +229,8 @@ static DeviceDescriptor describeDevice(VkPhysicalDevice device) {
   profile.preferredVectorWidth = PreferredVectorWidths();
   profile.preferredVectorWidth.doubleWidth = profile.supportsFp64 ? 1 : 0;
   profile.preferredVectorWidth.halfWidth = profile.supportsFp16 ? 1 : 0;
-  profile.signedZeroInfNanPreserve = {
-      features.shaderSignedZeroInfNanPreserveFloat16,
-      features.shaderSignedZeroInfNanPreserveFloat32,
-      features.shaderSignedZeroInfNanPreserveFloat64};
-  profile.denormPreserve = {features.shaderDenormPreserveFloat16,
-                            features.shaderDenormPreserveFloat32,
-                            features.shaderDenormPreserveFloat64};
+  profile.signedZeroInfNanPreserve = features.signedZeroInfNanPreserve;
+  profile.denormPreserve = features.denormPreserve;
   if (apiVersion >= VK_API_VERSION_1_1)
     profile.subgroupSize = subgroup.subgroupSize;
   // llvmpipe's shader compiler gives each invocation one loop counter that

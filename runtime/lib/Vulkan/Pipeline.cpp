@@ -3,6 +3,8 @@
 #include "Failure.h"
 #include "Structure.h"
 
+#include <charconv>
+#include <string_view>
 #include <tuple>
 
 using namespace tilec;
@@ -64,33 +66,29 @@ static bool providesFeature(const DeviceDescriptor &device,
       denied = "supports_fp16 is false";
     return has.shaderFloat16 && device.profile.supportsFp16;
   }
+  // A float-controls property is its prefix and a width (16, 32 or 64).
   const DeviceProfile &profile = device.profile;
-  std::tuple<const char *, bool, unsigned, const FloatWidths &, const char *>
+  std::tuple<std::string_view, const FloatWidths &, const FloatWidths &,
+             const char *>
       floatControls[] = {
-          {"shaderSignedZeroInfNanPreserveFloat16",
-           has.shaderSignedZeroInfNanPreserveFloat16, 16,
+          {"shaderSignedZeroInfNanPreserveFloat", has.signedZeroInfNanPreserve,
            profile.signedZeroInfNanPreserve, "signed_zero_inf_nan_preserve"},
-          {"shaderSignedZeroInfNanPreserveFloat32",
-           has.shaderSignedZeroInfNanPreserveFloat32, 32,
-           profile.signedZeroInfNanPreserve, "signed_zero_inf_nan_preserve"},
-          {"shaderSignedZeroInfNanPreserveFloat64",
-           has.shaderSignedZeroInfNanPreserveFloat64, 64,
-           profile.signedZeroInfNanPreserve, "signed_zero_inf_nan_preserve"},
-          {"shaderDenormPreserveFloat16", has.shaderDenormPreserveFloat16, 16,
-           profile.denormPreserve, "denorm_preserve"},
-          {"shaderDenormPreserveFloat32", has.shaderDenormPreserveFloat32, 32,
-           profile.denormPreserve, "denorm_preserve"},
-          {"shaderDenormPreserveFloat64", has.shaderDenormPreserveFloat64, 64,
+          {"shaderDenormPreserveFloat", has.denormPreserve,
            profile.denormPreserve, "denorm_preserve"}};
-  for (auto [name, provided, bits, widths, key] : floatControls)
-    if (feature == name) {
-      bool allowed = widths.contains(bits);
-      // The profile read from the device lists what the device has: only a
-      // file's override denies what the driver offers.
-      if (provided && !allowed)
-        denied = std::string(key) + " lacks " + std::to_string(bits);
-      return provided && allowed;
-    }
+  for (auto [prefix, provided, allowed, key] : floatControls) {
+    if (feature.substr(0, prefix.size()) != prefix)
+      continue;
+    std::string_view width = feature.substr(prefix.size());
+    unsigned bits = 0;
+    if (std::from_chars(width.data(), width.data() + width.size(), bits).ptr !=
+        width.data() + width.size())
+      return false;
+    // The profile read from the device lists what the device has: only a
+    // file's override denies what the driver offers.
+    if (provided.contains(bits) && !allowed.contains(bits))
+      denied = std::string(key) + " lacks " + std::to_string(bits);
+    return provided.contains(bits) && allowed.contains(bits);
+  }
   std::pair<const char *, bool> others[] = {
       {"shaderInt64", has.shaderInt64},
       {"shaderInt16", has.shaderInt16},

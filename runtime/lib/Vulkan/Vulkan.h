@@ -97,12 +97,10 @@ struct Features {
   bool storageBuffer16BitAccess = false;
   bool storageBuffer8BitAccess = false;
   bool vulkanMemoryModel = false;
-  bool shaderSignedZeroInfNanPreserveFloat16 = false;
-  bool shaderSignedZeroInfNanPreserveFloat32 = false;
-  bool shaderSignedZeroInfNanPreserveFloat64 = false;
-  bool shaderDenormPreserveFloat16 = false;
-  bool shaderDenormPreserveFloat32 = false;
-  bool shaderDenormPreserveFloat64 = false;
+  /// shaderSignedZeroInfNanPreserveFloat16/32/64 and
+  /// shaderDenormPreserveFloat16/32/64.
+  FloatWidths signedZeroInfNanPreserve;
+  FloatWidths denormPreserve;
 };
 
 /// One physical device as the loader reports it.
