@@ -293,6 +293,7 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVGuardLoopsPass());
   kernels.addPass(createSPIRVApproximateMathPass());
   kernels.addPass(createSPIRVExpandBF16Pass());
+  kernels.addPass(createSPIRVDivisorRangePass());
   kernels.addPass(createSPIRVUnsignedDivisionsPass());
   kernels.addPass(createSPIRVRemaindersFromQuotientsPass());
   // After the last pass that folds: nothing may fold a constant zero back

@@ -66,8 +66,11 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: OpStore %{{[0-9]+}} [[POW]]
 
 // atan2(y = X, x = Y): atan of the quotient, +-pi for a negative x, then
-// two zeros and two infinities.
-// CHECK: OpFDiv %float [[X]] [[Y]]
+// two zeros and two infinities. The quotient's operands are scaled by 1/4
+// where |x| > 2^126 (tilec-spirv-divisor-range).
+// CHECK: [[XS:%[0-9]+]] = OpFMul %float [[X]] [[S:%[0-9]+]]
+// CHECK: [[YS:%[0-9]+]] = OpFMul %float [[Y]] [[S]]
+// CHECK: OpFDiv %float [[XS]] [[YS]]
 // CHECK: OpFOrdGreaterThan %bool %{{[0-9]+}} %float_2_41421366
 // CHECK: OpSelect %float %{{[0-9]+}} %float_3_14159274 %float_0
 // CHECK: OpSelect %float %{{[0-9]+}} %float_2_3561945 %float_0_785398185

@@ -147,6 +147,24 @@ def SPIRVUnsignedDivisionsPass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def SPIRVDivisorRangePass
+    : Pass<"tilec-spirv-divisor-range", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Scale float divisions whose divisor lies beyond the normal "
+                "range";
+  let description = [{
+    Rewrites `arith.divf %x, %y` (but by a constant within the range) to
+    `(%x * s) / (%y * s)` with `s = |y| > 2^126 ? 1/4 : 1` (f16: 2^14; the
+    reciprocal of the type's smallest normal number). The quotient is the
+    same, and Vulkan bounds OpFDiv's error only for divisors within the
+    normal range: NVIDIA's driver flushed the reciprocal of a larger one to
+    0, so x / x gave 0 for x = -3.4e38. Run after the passes that expand
+    math and bf16 into f32 divisions, and before
+    tilec-spirv-keep-zero-operands-exact.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
 def SPIRVRemaindersFromQuotientsPass
     : Pass<"tilec-spirv-remainders-from-quotients", "mlir::gpu::GPUModuleOp"> {
   let summary = "Compute remainders by a constant from the quotient, and "
