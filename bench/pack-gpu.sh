@@ -14,7 +14,7 @@ grep -qxF '/.device/' "$(git rev-parse --git-path info/exclude)" 2>/dev/null ||
   echo '/.device/' >> "$(git rev-parse --git-path info/exclude)"
 rm -rf .device
 mkdir -p .device/bin .device/lib .device/deb
-bins=(build/bin/tilec build/bin/tile-run build/bin/clblast_sgemm build/examples/mandelbrot
+bins=(build/bin/tilec build/bin/tile-run build/bin/tile-difftest-worker build/bin/clblast_sgemm build/examples/mandelbrot
   build/examples/train_cnn /usr/lib/llvm-19/bin/FileCheck)
 # The C library, the C++ runtime and the loaders are the machine's own.
 skip='^(linux-vdso|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libstdc\+\+|libgcc_s|libOpenCL\.so|libvulkan\.so)'

@@ -4,6 +4,7 @@ the reference interpreter, on OpenCL and on Vulkan, with the results compared.
 
     difftest.py --seeds 1..40            the seeds A to B (CI)
     difftest.py --time 3600 --start 1000 as many seeds as fit in the time
+    difftest.py --in-process ...         the devices' runs in one process per job
 
 Every finding (a device refusing a program the reference runs, a crash, a
 hang, a result that differs) prints one line with the seed and a command that
@@ -30,6 +31,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, here)
 import dtypes as dt  # noqa: E402
+import inprocess  # noqa: E402
 import known_issues  # noqa: E402
 import tilegen  # noqa: E402
 
@@ -113,8 +115,9 @@ def run_tilec(tilec, program, args, backend, out_dir, timeout, env):
     return None, text
 
 
-def check_seed(seed, options, env):
-    """Runs one program everywhere; returns (seed, [(backend, kind, detail)], directory)."""
+def check_seed(seed, options, env, worker=None):
+    """Runs one program everywhere, on the devices through `worker` where
+    given; returns (seed, [(backend, kind, detail)], directory)."""
     work = tempfile.mkdtemp(prefix="seed%d-" % seed, dir=options.work)
     args, meta = tilegen.write(seed, work)
     program = os.path.join(work, "prog.tile")
@@ -126,10 +129,17 @@ def check_seed(seed, options, env):
         # one is a bug of the generator or of the reference.
         findings.append(("reference", kind, text))
         return seed, findings, work
+    in_process = worker and worker.run(program, inprocess.input_files(args), work,
+                                       options.timeout)
+    if worker:
+        worker.count(in_process)
     for backend in options.backends:
         out_dir = os.path.join(work, backend)
-        kind, text = run_tilec(options.tilec, program, args, backend, out_dir,
-                               options.timeout, env)
+        kind, text = in_process[backend] if in_process else (None, None)
+        if kind or not in_process:
+            # What `tilec run` shows decides, as the reproducer runs it.
+            kind, text = run_tilec(options.tilec, program, args, backend, out_dir,
+                                   options.timeout, env)
         if kind:
             findings.append((backend, kind, text))
             continue
@@ -208,6 +218,9 @@ def main():
     parser.add_argument("--quiet", action="store_true", help="print findings only")
     parser.add_argument("--validation", action="store_true",
                         help="run Vulkan under the validation layers (TILEC_VULKAN_VALIDATION=1)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="run the devices' side through a tile-difftest-worker per job "
+                             "(beside --tilec), which opens each device once")
     options = parser.parse_args()
     options.backends = options.backends.split(",")
     options.tilec = os.path.abspath(options.tilec)
@@ -267,9 +280,23 @@ def main():
                 print("difftest: %d programs so far" % counts["programs"], flush=True)
             shutil.rmtree(work, ignore_errors=True)
 
+    workers = []
+    local = threading.local()
+
+    def job_worker():
+        if not options.in_process:
+            return None
+        if not hasattr(local, "worker"):
+            local.worker = inprocess.Worker(
+                os.path.join(os.path.dirname(options.tilec), "tile-difftest-worker"),
+                options.backends, env)
+            with lock:
+                workers.append(local.worker)
+        return local.worker
+
     def checked(seed):
         try:
-            return check_seed(seed, options, env)
+            return check_seed(seed, options, env, job_worker())
         except Exception as error:  # a bug of the driver is a finding too
             work = tempfile.mkdtemp(prefix="seed%d-" % seed, dir=options.work)
             open(os.path.join(work, "prog.tile"), "w").close()
@@ -286,6 +313,11 @@ def main():
                     report(f.result())
         for f in concurrent.futures.as_completed(pending):
             report(f.result())
+    for worker in workers:
+        worker.stop()
+    if options.in_process:
+        print("difftest: %d programs ran in-process, %d through tilec run" % (
+            sum(w.answered for w in workers), sum(w.fallbacks for w in workers)))
     if own_work:
         shutil.rmtree(options.work, ignore_errors=True)
     print("difftest: %(programs)d programs, %(findings)d findings, %(explained)d "

@@ -1,6 +1,8 @@
 """The differential test's lit format: one test per seed of the CI set
-(lit.cfg.py), each running difftest.py on that seed alone, and `selftest`,
-which checks the comparison and the generator (selftest.py). A test passes when
+(lit.cfg.py), each running difftest.py on that seed alone, `in-process`, which
+runs the first 8 of them through the in-process worker (inprocess.py), and
+`selftest`, which checks the comparison, the generator and the worker's
+fallbacks (selftest.py). A test passes when
 the program agrees on every backend or its findings are known issues
 (known_issues.py). A module of its own so that lit's worker processes can
 unpickle it."""
@@ -22,21 +24,31 @@ class DiffTest(lit.formats.TestFormat):
         if path_in_suite:
             return
         yield lit.Test.Test(testSuite, ("selftest",), localConfig)
+        yield lit.Test.Test(testSuite, ("in-process",), localConfig)
         for seed in self.seeds:
             yield lit.Test.Test(testSuite, ("seed-%d" % seed,), localConfig)
 
     def execute(self, test, litConfig):
         here = os.path.dirname(__file__)
-        if test.path_in_suite[-1] == "selftest":
+        name = test.path_in_suite[-1]
+        work = os.path.join(self.work_root, "work")
+        os.makedirs(work, exist_ok=True)
+        driver = ["/usr/bin/python3", os.path.join(here, "difftest.py"), "--jobs", "1",
+                  "--tilec", self.tilec, "--work", work,
+                  "--keep", os.path.join(self.work_root, "findings")]
+        if name == "selftest":
             cmd = ["/usr/bin/python3", os.path.join(here, "selftest.py")]
+        elif name == "in-process":
+            # The first seeds of the CI set again, through the worker.
+            cmd = driver + ["--in-process", "--seeds", "%d..%d" % (self.seeds[0],
+                                                                   self.seeds[7])]
         else:
-            seed = int(test.path_in_suite[-1].split("-")[1])
-            work = os.path.join(self.work_root, "work")
-            os.makedirs(work, exist_ok=True)
-            cmd = ["/usr/bin/python3", os.path.join(here, "difftest.py"),
-                   "--seeds", str(seed), "--jobs", "1", "--tilec", self.tilec,
-                   "--work", work, "--keep", os.path.join(self.work_root, "findings")]
+            cmd = driver + ["--seeds", name.split("-")[1]]
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            env=test.config.environment)
         output = "$ %s\n%s" % (" ".join(cmd), p.stdout.decode(errors="replace"))
-        return (lit.Test.PASS if p.returncode == 0 else lit.Test.FAIL), output
+        passed = p.returncode == 0
+        if name == "in-process":
+            # A worker that never answers would pass through the fallback.
+            passed &= "8 programs ran in-process, 0 through tilec run" in output
+        return (lit.Test.PASS if passed else lit.Test.FAIL), output

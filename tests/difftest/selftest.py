@@ -2,8 +2,8 @@
 """Checks the differential test's own rules: the comparison (NaN equals NaN,
 -0 equals +0, infinities by sign, integers exactly, floats within the
 tolerance), bf16 storage, the promotion table's examples from
-docs/language.md, known-issue matching, and that a seed always gives the
-same program and inputs. Run by the lit suite as the test `selftest`."""
+docs/language.md, known-issue matching, the in-process worker's fallbacks,
+and that a seed always gives the same program and inputs. Run by the lit suite as the test `selftest`."""
 
 import os
 import shutil
@@ -16,6 +16,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import difftest  # noqa: E402
 import dtypes as dt  # noqa: E402
+import inprocess  # noqa: E402
 import known_issues  # noqa: E402
 import tilegen  # noqa: E402
 
@@ -80,6 +81,26 @@ def main():
     known_issues.KNOWN_ISSUES.append({"id": "x", "backend": "vulkan", "detail": "nan"})
     assert known_issues.match("vulkan", "mismatch", "[0]: nan, reference 1", "") == "x"
     assert known_issues.match("opencl", "mismatch", "[0]: nan, reference 1", "") is None
+
+    # The in-process worker: a reply is the backends' outcomes; a worker
+    # that dies, hangs or answers nonsense is stopped, and the program goes
+    # through `tilec run` instead (None).
+    work = tempfile.mkdtemp()
+    fakes = {"answers": 'read line; echo \'{"opencl": {"kind": null, "text": ""}}\'',
+             "dies": "exit 3", "hangs": "sleep 30", "garbles": "read line; echo nonsense"}
+    outcomes = {}
+    for name, body in fakes.items():
+        path = os.path.join(work, name)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n%s\n" % body)
+        os.chmod(path, 0o755)
+        worker = inprocess.Worker(path, ["opencl"], dict(os.environ))
+        outcomes[name] = worker.run("prog.tile", {}, work, timeout=2)
+        worker.stop()
+    assert outcomes == {"answers": {"opencl": (None, "")}, "dies": None, "hangs": None,
+                        "garbles": None}, outcomes
+    assert inprocess.input_files(["--input=A=@x/A.npy"]) == {"A": os.path.abspath("x/A.npy")}
+    shutil.rmtree(work)
 
     first, again = tilegen.generate(7), tilegen.generate(7)
     assert first[0] == again[0] and first[2] == again[2]
