@@ -7,7 +7,17 @@
 // the SPIR-V preparation folds, and a `>` aggregation over one value starts
 // at -inf, so on Vulkan such an element came out NaN where the reference and
 // OpenCL give -inf. This pass gives each max with -inf and min with +inf its
-// exact equivalent, a select on x being NaN, which nothing folds. The pass
+// exact equivalent, a select on x being NaN, which nothing folds.
+//
+// The folder errs on constants too: it folds maxnumf(NaN, 3.0) and
+// maxnumf(3.0, NaN) to NaN, as if maxnumf were maximumf (minnumf it folds
+// right). The SPIR-V preparation expands acos and others into selects that
+// fold to a NaN constant for a constant argument out of the domain, so
+// max(acos(3.0), 3) came out NaN on Vulkan (difftest seed 10226614). Every
+// other maxnumf(x, y) becomes isnan(x) ? y : (isnan(y) ? x : maxnumf(x, y)),
+// which folds right whichever operands turn constant; after the conversion
+// to SPIR-V, the NaN tests are the ones MLIR's own lowering of maxnumf
+// makes, and CSE merges them. The pass
 // tilec-spirv-keep-infinity-operands-exact runs before every step that
 // folds.
 //
@@ -47,6 +57,18 @@ static Value replacementOf(ImplicitLocOpBuilder &b, MaxOrMinOp op,
   return f.select(f.cmp(arith::CmpFPredicate::UNO, lhs, lhs), rhs, lhs);
 }
 
+/// maxnumf(x, y) with each operand's NaN case taken out before it, so that
+/// the folder never sees a NaN operand of maxnumf.
+static Value withNaNCasesFirst(ImplicitLocOpBuilder &b, arith::MaxNumFOp op) {
+  Value lhs = op.getLhs(), rhs = op.getRhs();
+  FloatBuilder f(b, lhs.getType());
+  Value max = b.create<arith::MaxNumFOp>(lhs, rhs);
+  Value rhsIsNaN = f.cmp(arith::CmpFPredicate::UNO, rhs, rhs);
+  Value unlessRhsIsNaN = f.select(rhsIsNaN, lhs, max);
+  Value lhsIsNaN = f.cmp(arith::CmpFPredicate::UNO, lhs, lhs);
+  return f.select(lhsIsNaN, rhs, unlessRhsIsNaN);
+}
+
 static void keepInfinityOperandsExact(gpu::GPUModuleOp kernels) {
   SmallVector<Operation *> candidates;
   kernels.walk([&](Operation *op) {
@@ -59,6 +81,8 @@ static void keepInfinityOperandsExact(gpu::GPUModuleOp kernels) {
         isa<arith::MaxNumFOp>(op)
             ? replacementOf(b, cast<arith::MaxNumFOp>(op), -INFINITY)
             : replacementOf(b, cast<arith::MinNumFOp>(op), INFINITY);
+    if (!replacement && isa<arith::MaxNumFOp>(op))
+      replacement = withNaNCasesFirst(b, cast<arith::MaxNumFOp>(op));
     if (replacement) {
       op->getResult(0).replaceAllUsesWith(replacement);
       op->erase();

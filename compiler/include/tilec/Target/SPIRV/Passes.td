@@ -187,13 +187,16 @@ def SPIRVRemaindersFromQuotientsPass
 
 def SPIRVKeepInfinityOperandsExactPass
     : Pass<"tilec-spirv-keep-infinity-operands-exact", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Rewrite a float max with -inf and min with +inf into exact "
-                "equivalents";
+  let summary = "Rewrite float max and min into forms that MLIR 19 folds "
+                "exactly";
   let description = [{
     MLIR's folder turns maxnumf(x, -inf) and minnumf(x, +inf) into x, which
     is NaN for a NaN x where maxnumf and minnumf ignore the NaN and give the
     infinity. Each such max and min becomes a select on x being NaN, which
-    nothing folds. Run before every folding step.
+    nothing folds. It also folds maxnumf of a NaN constant and another
+    constant to NaN: every other maxnumf(x, y) becomes
+    isnan(x) ? y : (isnan(y) ? x : maxnumf(x, y)). Run before every folding
+    step.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

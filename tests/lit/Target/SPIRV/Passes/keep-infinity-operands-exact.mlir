@@ -1,7 +1,9 @@
 // tilec-spirv-keep-infinity-operands-exact alone: a max with -inf and a min
 // with +inf (either operand, scalar or vector) become a select on the other
-// operand being NaN, which MLIR's folder does not turn into that operand; a
-// max with +inf and a max of two values stay.
+// operand being NaN, which MLIR's folder does not turn into that operand;
+// every other max takes each operand's NaN case out before the maxnumf,
+// since MLIR 19 folds maxnumf(NaN, 3.0) to NaN: in the full preparation it
+// folds to 3.0.
 // RUN: tile-opt --tilec-spirv-keep-infinity-operands-exact %s | FileCheck %s
 // The full preparation folds (and merges the two compares): the selects
 // survive it.
@@ -10,7 +12,7 @@
 module {
   gpu.module @kernels {
     gpu.func @bounds(%x: f32, %y: f32, %v: vector<4xf32>, %out: memref<8xf32>,
-                     %vout: memref<8xf32>) kernel {
+                     %vout: memref<8xf32>, %folded: memref<1xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -24,6 +26,10 @@ module {
       %maxOfHighest = arith.maxnumf %x, %highest : f32
       %pair = arith.maxnumf %x, %y : f32
       %maxV = arith.maxnumf %v, %lowestV : vector<4xf32>
+      %nan = arith.constant 0x7FC00000 : f32
+      %three = arith.constant 3.0 : f32
+      %ofNaN = arith.maxnumf %nan, %three : f32
+      memref.store %ofNaN, %folded[%c0] : memref<1xf32>
       memref.store %max, %out[%c0] : memref<8xf32>
       memref.store %min, %out[%c1] : memref<8xf32>
       memref.store %maxOfHighest, %out[%c2] : memref<8xf32>
@@ -43,8 +49,16 @@ module {
 // CHECK: %[[MAX:.*]] = arith.select %[[XNAN]], %[[LOWEST]], %[[X]] : f32
 // CHECK: %[[XNAN2:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
 // CHECK: %[[MIN:.*]] = arith.select %[[XNAN2]], %[[HIGHEST]], %[[X]] : f32
-// CHECK: %[[MAXOFHIGHEST:.*]] = arith.maxnumf %[[X]], %[[HIGHEST]] : f32
-// CHECK: %[[PAIR:.*]] = arith.maxnumf %[[X]], %[[Y]] : f32
+// CHECK: %[[MAXH:.*]] = arith.maxnumf %[[X]], %[[HIGHEST]] : f32
+// CHECK: %[[HNAN:.*]] = arith.cmpf uno, %[[HIGHEST]], %[[HIGHEST]] : f32
+// CHECK: %[[UNLESSH:.*]] = arith.select %[[HNAN]], %[[X]], %[[MAXH]] : f32
+// CHECK: %[[XNAN3:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK: %[[MAXOFHIGHEST:.*]] = arith.select %[[XNAN3]], %[[HIGHEST]], %[[UNLESSH]] : f32
+// CHECK: %[[MAXP:.*]] = arith.maxnumf %[[X]], %[[Y]] : f32
+// CHECK: %[[YNAN:.*]] = arith.cmpf uno, %[[Y]], %[[Y]] : f32
+// CHECK: %[[UNLESSY:.*]] = arith.select %[[YNAN]], %[[X]], %[[MAXP]] : f32
+// CHECK: %[[XNAN4:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK: %[[PAIR:.*]] = arith.select %[[XNAN4]], %[[Y]], %[[UNLESSY]] : f32
 // CHECK: %[[VNAN:.*]] = arith.cmpf uno, %[[V]], %[[V]] : vector<4xf32>
 // CHECK: %[[MAXV:.*]] = arith.select %[[VNAN]], %[[LOWESTV]], %[[V]] : vector<4xi1>, vector<4xf32>
 // CHECK: memref.store %[[MAX]], %{{.*}}[%{{.*}}]
@@ -53,10 +67,13 @@ module {
 // CHECK: memref.store %[[PAIR]], %{{.*}}[%{{.*}}]
 // CHECK-NOT: arith.maxnumf
 // CHECK-NOT: arith.minnumf
+// CHECK: return
 
 // PREPARED-LABEL: gpu.func @bounds(
+// PREPARED: %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
 // PREPARED: %[[XNAN:.*]] = arith.cmpf uno, %arg0, %arg0 : f32
 // PREPARED: arith.select %[[XNAN]], %{{.*}}, %arg0 : f32
 // PREPARED: arith.select %[[XNAN]], %{{.*}}, %arg0 : f32
 // PREPARED: %[[VNAN:.*]] = arith.cmpf uno, %arg2, %arg2 : vector<4xf32>
 // PREPARED: arith.select %[[VNAN]], %{{.*}}, %arg2 : vector<4xi1>, vector<4xf32>
+// PREPARED: memref.store %[[THREE]], %arg5[%{{.*}}] : memref<1xf32>
