@@ -211,8 +211,10 @@ class Generator:
             ops += ["%", "==", "!=", "<", ">", "<=", ">=", "&&", "||", "&", "|", "^",
                     "<<", ">>"]
         op = self.rng.choice(ops)
+        # min and max of two bools compute in i32, as arithmetic does
+        # (docs/language.md, section 5: "exact math").
         kinds = {"+": "arith", "-": "arith", "*": "arith", "/": "arith", "%": "int",
-                 "min": "promote", "max": "promote", "&": "bits", "|": "bits",
+                 "min": "arith", "max": "arith", "&": "bits", "|": "bits",
                  "^": "bits", "<<": "int", ">>": "int"}
         t = self.binary_type(a, b, kinds.get(op, "promote"))
         if t is None:
@@ -235,9 +237,12 @@ class Generator:
                     amount = "(%s & %d)" % (b.text, width - 1)
                 return Expr("(%s %s %s)" % (a.text, op, amount), t, shape, approx=approx)
         if op in ("/", "%") and not dt.is_float(t):
-            # A zero divisor is a run-time error of the reference.
+            # A zero divisor is a run-time error of the reference. The 1 of a
+            # bool divisor is a bool, so that the select keeps its dtype (a
+            # literal next to a bool is an i32).
+            one = "as_bool(1)" if b.dtype == "bool" else "1"
             divisor = b.text if (b.literal and b.text != "0") else \
-                "select(%s == 0, 1, %s)" % (b.text, b.text)
+                "select(%s == 0, %s, %s)" % (b.text, one, b.text)
             return Expr("(%s %s %s)" % (a.text, op, divisor), t, shape, approx=approx)
         if op in ("min", "max"):
             return Expr("%s(%s, %s)" % (op, a.text, b.text), t, shape, exact=exact,
