@@ -369,6 +369,11 @@ class Generator:
             return name
         big, _ = dt.float_limits(t.dtype)
         x = name
+        if agg == "*" and not t.exact:
+            # A clamp, continuous: the select below would turn a value that
+            # the reference computes as 0 and a device as -1e-17 (tanh(x) -
+            # 1) into 0 and 1.0.
+            return self.define("min(max(%s, 0.9), 1.1)" % x, t, prefix="S")
         if agg == "*":
             keep = "(abs(%s) >= 0.9 && abs(%s) <= 1.1) || %s == 0" % (x, x, x)
             repl = "1.0"

@@ -1,23 +1,21 @@
-//===- SPIRVInfinityOperands.cpp - Max and min of an infinity, kept exact -===//
+//===- SPIRVInfinityOperands.cpp - Max and min of NaN, kept exact ---------===//
 //
 // arith.maxnumf and arith.minnumf ignore a NaN operand (C's fmax and fmin,
 // the language's max and min): maxnumf(NaN, -inf) is -inf. MLIR 19's folder
-// takes -inf for maxnumf's identity and +inf for minnumf's and folds
-// maxnumf(x, -inf) to x, which is NaN for a NaN x. Every greedy rewrite of
-// the SPIR-V preparation folds, and a `>` aggregation over one value starts
-// at -inf, so on Vulkan such an element came out NaN where the reference and
-// OpenCL give -inf. This pass gives each max with -inf and min with +inf its
-// exact equivalent, a select on x being NaN, which nothing folds.
-//
-// The folder errs on constants too: it folds maxnumf(NaN, 3.0) and
-// maxnumf(3.0, NaN) to NaN, as if maxnumf were maximumf (minnumf it folds
-// right). The SPIR-V preparation expands acos and others into selects that
-// fold to a NaN constant for a constant argument out of the domain, so
-// max(acos(3.0), 3) came out NaN on Vulkan (difftest seed 10226614). Every
-// other maxnumf(x, y) becomes isnan(x) ? y : (isnan(y) ? x : maxnumf(x, y)),
-// which folds right whichever operands turn constant; after the conversion
-// to SPIR-V, the NaN tests are the ones MLIR's own lowering of maxnumf
-// makes, and CSE merges them. The pass
+// errs twice on them. It takes -inf for maxnumf's identity and +inf for
+// minnumf's and folds maxnumf(x, -inf) to x, which is NaN for a NaN x: a `>`
+// aggregation over one value starts at -inf, so on Vulkan such an element
+// came out NaN where the reference and OpenCL give -inf. And it folds
+// maxnumf of a NaN constant and another constant to NaN, as if it were
+// maximumf: the SPIR-V preparation's expansion of acos folds acos(3.0) to a
+// NaN constant, so max(acos(3.0), 3) came out NaN (difftest seed 10226614).
+// Either operand may become such a constant only after other folds (an empty
+// `<` aggregation is +inf, its conversions fold too: difftest seed
+// 10227556), so every maxnumf(x, y) and minnumf(x, y) becomes
+// isnan(x) ? y : (isnan(y) ? x : maxnumf(x, y)), which folds right
+// whichever operands turn constant. After the conversion to SPIR-V the NaN
+// tests are the ones MLIR's own lowering of maxnumf and minnumf makes, and
+// CSE merges them: two selects more per max or min. The pass
 // tilec-spirv-keep-infinity-operands-exact runs before every step that
 // folds.
 //
@@ -27,10 +25,6 @@
 
 #include "Math/FloatBuilder.h"
 
-#include "mlir/IR/Matchers.h"
-
-#include <cmath>
-
 namespace tilec {
 #define GEN_PASS_DEF_SPIRVKEEPINFINITYOPERANDSEXACTPASS
 #include "tilec/Target/SPIRV/Passes.h.inc"
@@ -39,32 +33,15 @@ namespace tilec {
 using namespace mlir;
 using namespace tilec;
 
-/// The exact replacement of a max with -inf or a min with +inf (either
-/// operand), or null for any other max or min: x, or the infinity where x
-/// is NaN.
+/// `op` (maxnumf or minnumf) with each operand's NaN case taken out before
+/// it, so that the folder never decides what a NaN operand gives.
 template <typename MaxOrMinOp>
-static Value replacementOf(ImplicitLocOpBuilder &b, MaxOrMinOp op,
-                           double identity) {
-  Value lhs = op.getLhs(), rhs = op.getRhs();
-  auto isIdentity = [&](Value x) {
-    return matchPattern(x, identity < 0 ? m_NegInfFloat() : m_PosInfFloat());
-  };
-  if (isIdentity(lhs))
-    std::swap(lhs, rhs);
-  if (!isIdentity(rhs))
-    return {};
-  FloatBuilder f(b, lhs.getType());
-  return f.select(f.cmp(arith::CmpFPredicate::UNO, lhs, lhs), rhs, lhs);
-}
-
-/// maxnumf(x, y) with each operand's NaN case taken out before it, so that
-/// the folder never sees a NaN operand of maxnumf.
-static Value withNaNCasesFirst(ImplicitLocOpBuilder &b, arith::MaxNumFOp op) {
+static Value withNaNCasesFirst(ImplicitLocOpBuilder &b, MaxOrMinOp op) {
   Value lhs = op.getLhs(), rhs = op.getRhs();
   FloatBuilder f(b, lhs.getType());
-  Value max = b.create<arith::MaxNumFOp>(lhs, rhs);
+  Value both = b.create<MaxOrMinOp>(lhs, rhs);
   Value rhsIsNaN = f.cmp(arith::CmpFPredicate::UNO, rhs, rhs);
-  Value unlessRhsIsNaN = f.select(rhsIsNaN, lhs, max);
+  Value unlessRhsIsNaN = f.select(rhsIsNaN, lhs, both);
   Value lhsIsNaN = f.cmp(arith::CmpFPredicate::UNO, lhs, lhs);
   return f.select(lhsIsNaN, rhs, unlessRhsIsNaN);
 }
@@ -77,16 +54,11 @@ static void keepInfinityOperandsExact(gpu::GPUModuleOp kernels) {
   });
   for (Operation *op : candidates) {
     ImplicitLocOpBuilder b(op->getLoc(), op);
-    Value replacement =
-        isa<arith::MaxNumFOp>(op)
-            ? replacementOf(b, cast<arith::MaxNumFOp>(op), -INFINITY)
-            : replacementOf(b, cast<arith::MinNumFOp>(op), INFINITY);
-    if (!replacement && isa<arith::MaxNumFOp>(op))
-      replacement = withNaNCasesFirst(b, cast<arith::MaxNumFOp>(op));
-    if (replacement) {
-      op->getResult(0).replaceAllUsesWith(replacement);
-      op->erase();
-    }
+    Value replacement = isa<arith::MaxNumFOp>(op)
+                            ? withNaNCasesFirst(b, cast<arith::MaxNumFOp>(op))
+                            : withNaNCasesFirst(b, cast<arith::MinNumFOp>(op));
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
   }
 }
 

@@ -192,9 +192,9 @@ def SPIRVKeepInfinityOperandsExactPass
   let description = [{
     MLIR's folder turns maxnumf(x, -inf) and minnumf(x, +inf) into x, which
     is NaN for a NaN x where maxnumf and minnumf ignore the NaN and give the
-    infinity. Each such max and min becomes a select on x being NaN, which
-    nothing folds. It also folds maxnumf of a NaN constant and another
-    constant to NaN: every other maxnumf(x, y) becomes
+    infinity, and it folds maxnumf of a NaN constant and another constant
+    to NaN. Either operand may turn constant only after other folds, so
+    every maxnumf(x, y) and minnumf(x, y) becomes
     isnan(x) ? y : (isnan(y) ? x : maxnumf(x, y)). Run before every folding
     step.
   }];
