@@ -57,11 +57,13 @@ def root_mean_square(values):
     return peak * np.sqrt(np.mean((values / peak) ** 2))
 
 
-def compare(ref, out, approx, exact=False):
+def compare(ref, out, approx, exact=False, precision=None):
     """None if `out` agrees with `ref`, else a short description. `approx` is
     the dtype of the loosest transcendental builtin behind the output, or
     None; an `exact` output (every operation correctly rounded on every
-    device) is compared element by element, without the output's scale."""
+    device) is compared element by element, without the output's scale; an
+    inexact one within the tolerance of `precision` too (the loosest float
+    dtype it may have been rounded to), where given."""
     if out.shape != ref.shape:
         return "shape %s, reference %s" % (out.shape, ref.shape)
     if out.dtype != ref.dtype:
@@ -79,6 +81,8 @@ def compare(ref, out, approx, exact=False):
     finite = np.isfinite(r)
     scale = 0.0 if exact else root_mean_square(r[finite])
     tol = TOLERANCE[dtype]
+    if precision and not exact:
+        tol = max(tol, TOLERANCE[precision])
     if approx:
         tol = max(APPROX_TOLERANCE[dtype], APPROX_TOLERANCE[approx])
     with np.errstate(invalid="ignore", over="ignore"):
@@ -146,7 +150,7 @@ def check_seed(seed, options, env, worker=None):
         for name, info in meta["outputs"].items():
             ref = np.load(os.path.join(work, "reference", name + ".npy"))
             out = np.load(os.path.join(out_dir, name + ".npy"))
-            diff = compare(ref, out, info["approx"], info["exact"])
+            diff = compare(ref, out, info["approx"], info["exact"], info["precision"])
             if diff:
                 findings.append((backend, "mismatch", "%s (%s): %s" % (
                     name, dt.name_of(ref.dtype), diff)))

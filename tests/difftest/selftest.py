@@ -45,6 +45,10 @@ def main():
     assert compare(np.array([5], np.int32), np.array([5], np.int64), None) is not None
     assert compare(np.array([5, 7], np.int8), np.array([5, 6], np.int8), None) is not None
     assert compare(f32(1, 2), f32(1, 2, 3), None) is not None
+    widened = np.array([15.734901428222656]), np.array([15.73490047454834])  # f32 sums
+    assert compare(*widened, None) is not None
+    assert compare(*widened, None, precision="f32") is None
+    assert compare(*widened, None, exact=True, precision="f32") is not None
 
     bf16 = dt.numpy_array("bf16", f32(1.0, -2.5, np.inf, np.nan, 1.00390625))
     decoded = dt.as_float64(bf16)

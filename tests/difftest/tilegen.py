@@ -581,9 +581,14 @@ def generate(seed):
     inputs = {}
     for name, _, dtype, shape in g.params:
         inputs[name] = g.input_data(dtype, shape, nprng)
+    # An inexact f64 output may have passed through f32 (a sum of f32 values
+    # widened): it is as precise as the loosest float of the program.
+    floats = [t.dtype for t in g.tensors.values() if t.dtype in dt.FLOATS]
+    loosest = worst(*floats) if floats else None
     meta = {"seed": seed, "outputs": {o: {"dtype": g.tensors[o].dtype,
                                           "approx": g.tensors[o].approx,
-                                          "exact": g.tensors[o].exact}
+                                          "exact": g.tensors[o].exact,
+                                          "precision": loosest}
                                       for o in outputs}}
     return source, inputs, meta
 
