@@ -178,17 +178,6 @@ def subnormal_inputs(work):
     return found
 
 
-def approximate_outputs(work):
-    """The outputs of the program in `work` that a transcendental builtin
-    contributed to (tilegen's meta.json)."""
-    try:
-        with open(os.path.join(work, "meta.json")) as f:
-            outputs = json.load(f)["outputs"]
-    except (OSError, ValueError, KeyError):
-        return set()
-    return {name for name, info in outputs.items() if info.get("approx")}
-
-
 def vulkan_facts(tilec, env):
     """The default Vulkan device's vendor and the float widths whose
     subnormals it keeps (its profile's denorm_preserve); {} without one."""
@@ -268,8 +257,7 @@ def main():
             counts["programs"] += 1
             with open(os.path.join(work, "prog.tile")) as f:
                 source = f.read()
-            facts = dict(device_facts, subnormal_inputs=subnormal_inputs(work),
-                         approx_outputs=approximate_outputs(work))
+            facts = dict(device_facts, subnormal_inputs=subnormal_inputs(work))
             issues = [known_issues.match(b, k, d, source, facts)
                       for b, k, d in findings]
             for (backend, kind, detail), issue in zip(findings, issues):

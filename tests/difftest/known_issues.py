@@ -4,8 +4,7 @@ entry when the backend and kind agree, the entry's regular expressions
 find the finding's detail and the program's source, and its `facts` test
 (if any) holds for what the driver knows of the run: the Vulkan device
 (`vulkan_vendor`, `vulkan_denorm_preserve`, from `tilec devices --json`) and
-the float dtypes whose inputs hold a subnormal (`subnormal_inputs`), and the
-outputs computed from a transcendental builtin (`approx_outputs`); its
+the float dtypes whose inputs hold a subnormal (`subnormal_inputs`); its
 `check` tests the finding's detail with them. When
 the cause is fixed, remove its entry: the findings then no longer happen.
 
@@ -47,26 +46,10 @@ KNOWN_ISSUES = [
         "check": lambda detail, facts: (32 not in facts.get("vulkan_denorm_preserve", ())
                                         and flushed_subnormal(detail)),
     },
-    {
-        "id": "integer-of-approximate-value",
-        "reason": "An integer or bool output computed from a transcendental builtin "
-                  "(converted, compared) inherits its approximation: a device within the "
-                  "builtin's accuracy (docs/language.md, \"Precision\") lands on the other "
-                  "side of a rounding or comparison boundary, as_uint(exp(x)) is 3269015 "
-                  "there and 3269017 on the reference",
-        "kind": "mismatch",
-        "check": lambda detail, facts: (output_of(detail) in facts.get("approx_outputs", ())
-                                        and bool(re.match(r"\w+ \((bool|[iu]\d+)\)", detail))),
-    },
 ]
 
 # The float64 value printed as "np.float64(-0.5)" (NumPy 2) or "-0.5".
 _VALUE = r"(?:np\.float64\()?(-?inf|nan|[-+0-9.e]+)\)?(?=[,\s]|$)"
-
-
-def output_of(detail):
-    """The output a mismatch's detail names ("T1 (f32): ...")."""
-    return detail.split(" ", 1)[0]
 
 
 def flushed_subnormal(detail):

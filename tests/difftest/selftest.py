@@ -74,6 +74,18 @@ def main():
                   dict(nvidia, subnormal_inputs=set()), None]:
         assert known_issues.match("vulkan", "mismatch", flushed, "", facts) is None
     assert known_issues.match("opencl", "mismatch", flushed, "", nvidia) is None
+    # A subnormal result flushed to zero by a Vulkan device without f32
+    # DenormPreserve (NumPy 1 and 2 print the values differently).
+    lavapipe = {"vulkan_vendor": "Mesa", "vulkan_denorm_preserve": set()}
+    for zero, tiny in [("0.0", "2.938735877055719e-39"),
+                       ("np.float64(-0.0)", "np.float64(2.938735877055719e-39)")]:
+        result = "T1 (f32): 6 element(s) differ, the first [0]: %s, reference %s" % (zero, tiny)
+        assert known_issues.match("vulkan", "mismatch", result, "",
+                                  lavapipe) == "vulkan-subnormal-results-flushed"
+        assert known_issues.match("vulkan", "mismatch", result, "",
+                                  dict(lavapipe, vulkan_denorm_preserve={32})) is None
+    normal = "T1 (f32): 1 element(s) differ, the first [0]: 0.0, reference 1.5e-38"
+    assert known_issues.match("vulkan", "mismatch", normal, "", lavapipe) is None
     work = tempfile.mkdtemp()
     np.save(os.path.join(work, "A.npy"), np.array([1.0, 1e-45], np.float32))
     np.save(os.path.join(work, "B.npy"), np.array([1e-300, 5e-324]))

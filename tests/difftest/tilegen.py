@@ -460,6 +460,9 @@ class Generator:
             body, out_t = "%s == %s" % (accesses[0], accesses[1]), "bool"
         else:
             body, out_t = "%s == %s ? %s" % tuple(accesses), types[2]
+        if default_of is not None and not default_of.exact and not dt.is_float(out_t):
+            # Its cast to an integer or bool would be discontinuous.
+            default_of = None
         out = self.new_name("C")
         text = "%s[%s] = %s(%s)" % (
             out, ", ".join(out_polys) + " : " + ", ".join(self.size_text(s) for s in sizes)
