@@ -477,7 +477,10 @@ class Generator:
             d = self.define(dt.cast_to(out_t, default_of.text),
                             Expr("", out_t, default_of.shape, exact=default_of.exact,
                                  approx=default_of.approx), prefix="D")
-            text += " default " + d
+            # The default is the accumulator's initial value: bounded as the
+            # operands are (-3.4e38 times 1.1 overflowed in f32, where the
+            # reference's f64 did not).
+            text += " default " + self.sanitized(d, agg, "")
         self.body.append("  %s;" % text)
         float_acc = dt.is_float(out_t) and agg in "+*"
         sources = [self.tensors[n] for n in names] + (
