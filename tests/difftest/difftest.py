@@ -79,7 +79,10 @@ def compare(ref, out, approx, exact=False, precision=None):
     r = dt.as_float64(ref).reshape(-1)
     o = dt.as_float64(out).reshape(-1)
     finite = np.isfinite(r)
-    scale = 0.0 if exact else root_mean_square(r[finite])
+    # The inputs are of unit scale (tilegen.py), and so are the terms of a
+    # sum or difference that cancels: 1 - tanh(x) is 1e-7 on the reference
+    # and 2e-7 on a device within tanh's accuracy.
+    scale = 0.0 if exact else max(root_mean_square(r[finite]), 1.0)
     tol = TOLERANCE[dtype]
     if precision and not exact:
         tol = max(tol, TOLERANCE[precision])

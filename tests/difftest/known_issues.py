@@ -16,6 +16,17 @@ import re
 
 KNOWN_ISSUES = [
     {
+        "id": "min-max-of-signed-zeros",
+        "reason": "Of +0 and -0, the reference's max is +0 and its min -0; a device computes "
+                  "C's fmax and fmin, which may return either zero (docs/language.md, "
+                  "section 5), and a later division or atan2 turns the zero's sign into "
+                  "an infinity's or pi's: min(+0, -0) was +0 on lavapipe, so x / min(...) "
+                  "was +inf where the reference has -inf",
+        "kind": "mismatch",
+        "source": r"\b(min|max)\(|= [<>]\(",
+        "check": lambda detail, facts: zero_sign_shows(detail),
+    },
+    {
         "id": "vulkan-trigonometry-out-of-range",
         "reason": "Vulkan bounds the error of sin and cos only on [-pi, pi] (and tan through "
                   "them): lavapipe's cos(-3.4e38) is 1.0, the reference's 0.853; "
@@ -52,16 +63,41 @@ KNOWN_ISSUES = [
 _VALUE = r"(?:np\.float64\()?(-?inf|nan|[-+0-9.e]+)\)?(?=[,\s]|$)"
 
 
+def first_difference(detail):
+    """The device's and the reference's values of a mismatch's first
+    differing element, or None."""
+    found = re.search(r"the first \[\d+\]: %s, reference %s" % (_VALUE, _VALUE), detail)
+    if not found:
+        return None
+    try:
+        return float(found.group(1)), float(found.group(2))
+    except ValueError:
+        return None
+
+
+def zero_sign_shows(detail):
+    """Whether a mismatch's first differing element is what the sign of a
+    zero decides: an infinity of the other sign, an infinity and a zero
+    (relu(-inf) is 0), pi and 0 (atan2)."""
+    values = first_difference(detail)
+    if values is None:
+        return False
+    device, reference = values
+
+    def decided(value):
+        return value in (0.0, float("inf"), float("-inf")) or \
+            abs(abs(value) - 3.141592653589793) < 1e-6
+
+    return decided(device) and decided(reference) and device != reference
+
+
 def flushed_subnormal(detail):
     """Whether a mismatch's first differing element is a zero on the device
     where the reference has an f32 (or f16, for an f16 output) subnormal."""
-    found = re.search(r"the first \[\d+\]: %s, reference %s" % (_VALUE, _VALUE), detail)
-    if not found:
+    values = first_difference(detail)
+    if values is None:
         return False
-    try:
-        device, reference = float(found.group(1)), float(found.group(2))
-    except ValueError:
-        return False
+    device, reference = values
     tiny = 6.103515625e-05 if "(f16)" in detail else 1.1754943508222875e-38
     return device == 0.0 and 0.0 < abs(reference) < tiny
 

@@ -37,6 +37,9 @@ def main():
     assert compare(f32(1.0), f32(1.0001), "f32") is None
     assert compare(f32(1e6, 1e-3), f32(1e6, 1.2e-3), None) is None     # at the rms scale
     assert compare(f32(1e6, 1e-3), f32(1e6, 1.2e-3), None, exact=True) is not None
+    assert compare(f32(2.4e-7), f32(1.8e-7), None) is None              # at unit scale
+    assert compare(f32(2.4e-7), f32(1.8e-7), None, exact=True) is not None
+    assert compare(f32(1e-4), f32(3e-4), None) is not None
     big = np.array([1.7e308, -1.7e308, 1.0])
     assert 1.38e308 < difftest.root_mean_square(big) < 1.39e308         # no overflow
     assert compare(big, np.array([1.7e308, -1.7e308, 2.0]), None, exact=True) is not None
@@ -84,6 +87,16 @@ def main():
                                   lavapipe) == "vulkan-subnormal-results-flushed"
         assert known_issues.match("vulkan", "mismatch", result, "",
                                   dict(lavapipe, vulkan_denorm_preserve={32})) is None
+    # The sign of a zero from min or max, shown by a division or atan2.
+    for device, reference in [("inf", "-inf"), ("0.0", "inf"),
+                              ("np.float64(3.1415927410125732)", "np.float64(0.0)")]:
+        shown = "T7 (f32): 1 element(s) differ, the first [0]: %s, reference %s" % (
+            device, reference)
+        assert known_issues.match("opencl", "mismatch", shown, "  T = min(A, B);") == \
+            "min-max-of-signed-zeros"
+        assert known_issues.match("opencl", "mismatch", shown, "  T = A + B;") is None
+    other = "T7 (f32): 1 element(s) differ, the first [0]: 5.0, reference 3.1415927410125732"
+    assert known_issues.match("opencl", "mismatch", other, "  T = min(A, B);") is None
     normal = "T1 (f32): 1 element(s) differ, the first [0]: 0.0, reference 1.5e-38"
     assert known_issues.match("vulkan", "mismatch", normal, "", lavapipe) is None
     work = tempfile.mkdtemp()

@@ -260,9 +260,9 @@ double applyFloatBuiltin(Builtin fn, llvm::ArrayRef<double> x) {
     // NaN gives 0.
     return x[0] > 0 ? 1.0 : x[0] < 0 ? -1.0 : 0.0;
   case Builtin::Min:
-    return std::fmin(x[0], x[1]);
+    return minimumNumber(x[0], x[1]);
   case Builtin::Max:
-    return std::fmax(x[0], x[1]);
+    return maximumNumber(x[0], x[1]);
   case Builtin::Relu:
     // max(x, 0) with fmax's NaN rule: relu(NaN) = 0.
     return x[0] > 0 ? x[0] : 0.0;
@@ -285,6 +285,19 @@ unsigned builtinArity(Builtin fn) {
 }
 
 } // namespace
+
+double interp::maximumNumber(double a, double b) {
+  // Equal operands differ at most in the sign of a zero.
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return std::fmax(a, b);
+}
+
+double interp::minimumNumber(double a, double b) {
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return std::fmin(a, b);
+}
 
 double interp::roundToFloat(double value, DType type) {
   switch (type) {
@@ -384,7 +397,8 @@ Value interp::aggregate(AggregationKind kind, DType type,
   case AggregationKind::Min: {
     if (isFloat(type)) {
       double a = std::get<double>(accumulator), b = std::get<double>(value);
-      return kind == AggregationKind::Max ? std::fmax(a, b) : std::fmin(a, b);
+      return kind == AggregationKind::Max ? maximumNumber(a, b)
+                                          : minimumNumber(a, b);
     }
     bool takeValue = kind == AggregationKind::Max
                          ? lessThan(accumulator, value)

@@ -45,14 +45,21 @@ bool isTrue(const Value &value);
 /// Rounds `value` to the nearest value of float dtype `type` (ties to even).
 double roundToFloat(double value, DType type);
 
+/// The larger of `a` and `b` as IEEE 754-2019's maximumNumber: a NaN
+/// operand is ignored (C's fmax), and +0 is larger than -0, where fmax may
+/// return either zero (docs/language.md, section 5).
+double maximumNumber(double a, double b);
+/// The smaller, as minimumNumber: -0 is smaller than +0.
+double minimumNumber(double a, double b);
+
 /// The identity of an aggregation over `type`: 0 for Sum and Assign, 1 for
 /// Product, the lowest value of `type` for Max (-inf for floats) and the
 /// highest for Min (+inf for floats).
 Value aggregationIdentity(AggregationKind kind, DType type);
 
 /// Folds `value` into `accumulator`, both of `type`. Floats are not rounded
-/// (the caller rounds once on store); Max and Min on floats ignore a NaN
-/// operand like C's fmax/fmin. Assign returns `value`.
+/// (the caller rounds once on store); Max and Min on floats are
+/// maximumNumber and minimumNumber. Assign returns `value`.
 Value aggregate(AggregationKind kind, DType type, const Value &accumulator,
                 const Value &value);
 

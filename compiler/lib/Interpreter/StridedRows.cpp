@@ -192,9 +192,9 @@ void StridedRows::aggregate(size_t count, const double *contributions,
   case AggregationKind::Product:
     return fold([](double a, double b) { return a * b; });
   case AggregationKind::Max:
-    return fold([](double a, double b) { return std::fmax(a, b); });
+    return fold(maximumNumber);
   case AggregationKind::Min:
-    return fold([](double a, double b) { return std::fmin(a, b); });
+    return fold(minimumNumber);
   case AggregationKind::Assign:
     return;
   }

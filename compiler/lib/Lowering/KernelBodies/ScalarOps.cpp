@@ -61,7 +61,6 @@ public:
   Value divide(Value x, Value y, bool remainder);
   Value shift(ElementwiseKind kind, Value x, Value amount);
   Value sign(Value x);
-  Value wrappingAbs(Value x);
   Value minMax(bool isMax, Value x, Value y);
   /// The float builtins (also the fallback for integer operands).
   Value floatBuiltin(ElementwiseKind kind, ValueRange x);
@@ -139,18 +138,6 @@ Value ScalarBuilder::shift(ElementwiseKind kind, Value x, Value amount) {
   if (isUnsigned())
     return b.create<arith::ShRUIOp>(loc, x, masked);
   return b.create<arith::ShRSIOp>(loc, x, masked);
-}
-
-/// |x| of a signed integer, with abs(MIN) = MIN (docs/language.md): x < 0 ?
-/// 0 - x : x, the subtraction wrapping. Not math.absi, which OpenCL C prints
-/// as abs() and SPIR-V as SAbs: drivers compile both to LLVM's abs with the
-/// minimum poison, and sign(abs(MIN)) came out 1 instead of -1 on PoCL and
-/// on NVIDIA's OpenCL and Vulkan (difftest seed 10208877).
-Value ScalarBuilder::wrappingAbs(Value x) {
-  Value zero = constant(0);
-  Value negative = compare(ElementwiseKind::Lt, x, zero);
-  Value negated = b.create<arith::SubIOp>(loc, zero, x);
-  return select(negative, negated, x);
 }
 
 Value ScalarBuilder::sign(Value x) {
@@ -308,7 +295,7 @@ Value ScalarBuilder::apply(ElementwiseKind kind, ValueRange x) {
       return b.create<math::AbsFOp>(loc, x[0]);
     if (isUnsigned())
       return x[0];
-    return wrappingAbs(x[0]);
+    return b.create<math::AbsIOp>(loc, x[0]);
   case ElementwiseKind::Sign:
     return sign(x[0]);
   case ElementwiseKind::Min:

@@ -435,9 +435,21 @@ FailureOr<std::string> KernelPrinter::translateMath(Operation *op) {
       return unsupported(op, "with an exponent other than i32");
     return "pown(" + arguments + ")";
   }
-  // OpenCL's abs returns the unsigned type.
-  if (isa<math::AbsIOp>(op))
-    return castTo + "abs(" + arguments + ")";
+  // OpenCL's abs returns the unsigned type. The minimum is its own absolute
+  // value (abs(MIN) = MIN), taken out before abs(): PoCL inlines abs() as
+  // LLVM's abs with the minimum poison, and sign(abs(INT_MIN)) came out 1
+  // (difftest seed 10208877). A select of -x would become that intrinsic
+  // too, which Oclgrind cannot run.
+  if (isa<math::AbsIOp>(op)) {
+    std::string x = integerValue(op->getOperand(0), false);
+    unsigned width = type.getIntOrFloatBitWidth();
+    std::string minimum =
+        "(" + x + " == " +
+        printIntegerLiteral(llvm::APInt::getSignedMinValue(width), type,
+                            indexBits) +
+        ")";
+    return "(" + minimum + " ? " + x + " : " + castTo + "abs(" + x + "))";
+  }
   if (isa<math::CtPopOp>(op))
     return castTo + "popcount(" + arguments + ")";
   if (isa<math::CountLeadingZerosOp>(op))

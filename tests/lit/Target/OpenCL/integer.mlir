@@ -90,7 +90,7 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK-NEXT:   int v30 = (int)popcount(v1);
 // CHECK-NEXT:   int v31 = (int)clz(v30);
 // CHECK-NEXT:   int v32 = (int)popcount((uint)(((uint)v31 & -(uint)v31) - 1));
-// CHECK-NEXT:   int v33 = (int)abs(v32);
+// CHECK-NEXT:   int v33 = ((v32 == (-2147483647 - 1)) ? v32 : (int)abs(v32));
 // CHECK-NEXT:   int v34 = as_int(v26);
 // CHECK-NEXT:   int v35 = v33 | v34;
 // CHECK-NEXT:   arg0[v0] = v35;

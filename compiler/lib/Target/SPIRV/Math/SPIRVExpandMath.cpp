@@ -2,7 +2,9 @@
 //
 // MLIR's SPIR-V conversion translates each math op to its GLSL.std.450
 // instruction. Where that instruction means something else than Tile's
-// builtin (GLSL's Pow and Atan2 leave cases undefined that Tile defines), is
+// builtin (GLSL's Pow and Atan2 leave cases undefined that Tile defines, and
+// SAbs the absolute value of the integer minimum, which NVIDIA's compiler
+// took as non-negative: sign(abs(INT_MIN)) was 1, difftest seed 10208877), is
 // too loose (asin, acos and atan in f32) or is 32-bit only (the
 // transcendentals on f64), the pass tilec-spirv-expand-math builds the
 // builtin from arithmetic instead (MathExpansions.h).
@@ -207,6 +209,14 @@ static Value expandF64Builtin(ImplicitLocOpBuilder &b, Operation *op) {
   return {};
 }
 
+/// |x| as x < 0 ? 0 - x : x, the subtraction wrapping: abs(MIN) = MIN.
+static Value expandIntegerAbs(ImplicitLocOpBuilder &b, Value x) {
+  Value zero = b.create<arith::ConstantOp>(b.getZeroAttr(x.getType()));
+  Value negative = b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, x, zero);
+  Value negated = b.create<arith::SubIOp>(zero, x);
+  return b.create<arith::SelectOp>(negative, negated, x);
+}
+
 /// Each builtin rewritten once, by walking: the expansions contain the ops
 /// they replace.
 static void expandMath(gpu::GPUModuleOp kernels) {
@@ -214,8 +224,8 @@ static void expandMath(gpu::GPUModuleOp kernels) {
   kernels.walk([&](Operation *op) {
     if (isa<math::PowFOp, math::Atan2Op, math::AsinOp, math::AcosOp,
             math::AtanOp, math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
-            math::CoshOp, math::SinOp, math::CosOp, math::TanOp, math::ErfOp>(
-            op))
+            math::CoshOp, math::SinOp, math::CosOp, math::TanOp, math::ErfOp,
+            math::AbsIOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -225,6 +235,8 @@ static void expandMath(gpu::GPUModuleOp kernels) {
       replacement = expandPow(b, pow.getLhs(), pow.getRhs());
     else if (auto atan2 = dyn_cast<math::Atan2Op>(op))
       replacement = expandAtan2(b, atan2.getLhs(), atan2.getRhs());
+    else if (auto abs = dyn_cast<math::AbsIOp>(op))
+      replacement = expandIntegerAbs(b, abs.getOperand());
     else if (isa<math::AsinOp, math::AcosOp, math::AtanOp>(op))
       replacement = expandInverseTrigonometric(b, op);
     else

@@ -1,7 +1,8 @@
 // tilec-spirv-expand-math alone: pow, atan2 and the f32 inverse
 // trigonometric builtins, and the f64 transcendentals, are built from
-// arithmetic; an f16 atan (GLSL's is precise enough) and an f32 exp (GLSL's
-// Exp is defined for 32 bits) are left to the conversion.
+// arithmetic, and an integer abs from a select (abs(MIN) = MIN, which
+// GLSL's SAbs leaves undefined); an f16 atan (GLSL's is precise enough) and
+// an f32 exp (GLSL's Exp is defined for 32 bits) are left to the conversion.
 // RUN: tile-opt --tilec-spirv-expand-math %s | FileCheck %s
 
 module {
@@ -49,6 +50,20 @@ module {
       %exp = math.exp %x : f32
       memref.store %atan, %out[%c0] : memref<2xf16>
       memref.store %exp, %outf[%c0] : memref<2xf32>
+      gpu.return
+    }
+
+    // CHECK-LABEL: gpu.func @integer_abs
+    // CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+    // CHECK: %[[NEGATIVE:.*]] = arith.cmpi slt, %[[N:.*]], %[[ZERO]] : i32
+    // CHECK: %[[NEGATED:.*]] = arith.subi %[[ZERO]], %[[N]] : i32
+    // CHECK: %[[ABS:.*]] = arith.select %[[NEGATIVE]], %[[NEGATED]], %[[N]] : i32
+    // CHECK: memref.store %[[ABS]]
+    // CHECK-NOT: math.absi
+    gpu.func @integer_abs(%n: i32, %out: memref<1xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %a = math.absi %n : i32
+      memref.store %a, %out[%c0] : memref<1xi32>
       gpu.return
     }
   }
