@@ -197,6 +197,11 @@ TEST(Scalar, FloatBuiltins) {
   EXPECT_EQ(builtin(Builtin::Min, f64, {kNaN, 1.0}), 1.0);
   EXPECT_EQ(builtin(Builtin::Max, f64, {2.0, kNaN}), 2.0);
   EXPECT_EQ(builtin(Builtin::Max, f64, {2.0, 3.0}), 3.0);
+  // Of zeros of both signs, max is +0 and min -0, in either order.
+  EXPECT_FALSE(std::signbit(builtin(Builtin::Max, f64, {-0.0, 0.0})));
+  EXPECT_FALSE(std::signbit(builtin(Builtin::Max, f64, {0.0, -0.0})));
+  EXPECT_TRUE(std::signbit(builtin(Builtin::Min, f64, {0.0, -0.0})));
+  EXPECT_TRUE(std::signbit(builtin(Builtin::Min, f64, {-0.0, 0.0})));
   EXPECT_EQ(builtin(Builtin::Relu, f64, {-1.0}), 0.0);
   EXPECT_EQ(builtin(Builtin::Relu, f64, {1.5}), 1.5);
   EXPECT_EQ(builtin(Builtin::Relu, f64, {kNaN}), 0.0);
@@ -233,6 +238,15 @@ TEST(Scalar, AggregationIdentities) {
             Value(true));
   EXPECT_EQ(aggregationIdentity(AggregationKind::Sum, DType::U8),
             Value(uint64_t(0)));
+}
+
+TEST(Scalar, MaxAndMinAggregationsOrderSignedZeros) {
+  auto folded = [](AggregationKind kind, double a, double b) {
+    return std::get<double>(aggregate(kind, DType::F32, Value(a), Value(b)));
+  };
+  EXPECT_FALSE(std::signbit(folded(AggregationKind::Max, -0.0, 0.0)));
+  EXPECT_TRUE(std::signbit(folded(AggregationKind::Min, 0.0, -0.0)));
+  EXPECT_EQ(folded(AggregationKind::Max, kNaN, 1.0), 1.0);
 }
 
 } // namespace
