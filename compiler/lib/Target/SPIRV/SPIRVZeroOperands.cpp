@@ -12,6 +12,14 @@
 // constant zero. The pass tilec-spirv-keep-zero-operands-exact runs after
 // every step that folds.
 //
+// A zero that the driver alone would see as a constant meets the same
+// simplifications: Mesa folds `x < x` to false, so `A / as_float(A < A)` was
+// NaN instead of +inf and `atan2(A, as_float(A < A))` 0 instead of pi/2
+// (difftest seed 11000990). The pass first folds a float comparison of a
+// value with itself whose result does not depend on the value (x < x is
+// false, also for NaN), then folds what follows from it, so that such a zero
+// is a constant here too.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Target/SPIRV/Passes.h"
@@ -22,6 +30,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <cmath>
 
@@ -95,7 +104,42 @@ static Value replacementOf(ImplicitLocOpBuilder &b, Operation *op) {
   return {};
 }
 
+namespace {
+/// A float comparison of a value with itself whose result is the same for
+/// every value, NaN included, as the constant it is.
+struct FoldSelfComparison : OpRewritePattern<arith::CmpFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::CmpFOp compare,
+                                PatternRewriter &rewriter) const override {
+    if (compare.getLhs() != compare.getRhs() || !compare.getType().isInteger(1))
+      return failure();
+    std::optional<bool> result;
+    switch (compare.getPredicate()) {
+    case arith::CmpFPredicate::OLT:
+    case arith::CmpFPredicate::OGT:
+    case arith::CmpFPredicate::ONE:
+      result = false;
+      break;
+    case arith::CmpFPredicate::ULE:
+    case arith::CmpFPredicate::UGE:
+    case arith::CmpFPredicate::UEQ:
+      result = true;
+      break;
+    default:
+      return failure();
+    }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        compare, rewriter.getBoolAttr(*result));
+    return success();
+  }
+};
+} // namespace
+
 static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
+  RewritePatternSet patterns(kernels.getContext());
+  patterns.add<FoldSelfComparison>(kernels.getContext());
+  // Folding that stops before a fixed point leaves correct code behind.
+  (void)applyPatternsAndFoldGreedily(kernels, std::move(patterns));
   // Values the driver would merge (x / 0 - x / 0) are merged first, so that
   // its x - x shows here.
   IRRewriter rewriter(kernels.getContext());

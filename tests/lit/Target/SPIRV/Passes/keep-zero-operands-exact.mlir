@@ -1,6 +1,8 @@
 // tilec-spirv-keep-zero-operands-exact alone: the operations that llvmpipe
 // simplifies by operand identity get exact equivalents; x / 0.0 - x / 0.0
-// is merged into x - x first.
+// is merged into x - x first. A comparison of a value with itself that is
+// false for every value folds first, so that the zero Mesa would make of
+// (float)(x < x) is a constant here too.
 // RUN: tile-opt --tilec-spirv-keep-zero-operands-exact %s | FileCheck %s
 
 module {
@@ -21,6 +23,22 @@ module {
       memref.store %mul, %out[%c1] : memref<8xf32>
       memref.store %add, %out[%c2] : memref<8xf32>
       memref.store %sub, %out[%c3] : memref<8xf32>
+      gpu.return
+    }
+
+    gpu.func @self_comparison(%x: f32, %out: memref<2xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %never = arith.cmpf olt, %x, %x : f32
+      %zero = arith.uitofp %never : i1 to f32
+      %quotient = arith.divf %x, %zero : f32
+      %always = arith.cmpf uge, %x, %x : f32
+      %one = arith.uitofp %always : i1 to f32
+      %kept = arith.cmpf oeq, %x, %x : f32
+      %maybe = arith.uitofp %kept : i1 to f32
+      %sum = arith.addf %one, %maybe : f32
+      memref.store %quotient, %out[%c0] : memref<2xf32>
+      memref.store %sum, %out[%c1] : memref<2xf32>
       gpu.return
     }
   }
@@ -49,3 +67,14 @@ module {
 // CHECK: memref.store %[[MUL]], %arg1[%c1]
 // CHECK: memref.store %[[ADD]], %arg1[%c2]
 // CHECK: memref.store %[[SUB]], %arg1[%c3]
+
+// CHECK-LABEL: gpu.func @self_comparison
+// x / (float)(x < x) is x * +inf; x >= x unordered is true; x == x stays
+// (false for NaN).
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f32
+// CHECK: %[[KEPT:.*]] = arith.cmpf oeq, %arg0, %arg0 : f32
+// CHECK: %[[MAYBE:.*]] = arith.uitofp %[[KEPT]] : i1 to f32
+// CHECK: arith.addf %[[MAYBE]], %[[ONE]] : f32
+// CHECK: memref.store %[[QUOTIENT]]
