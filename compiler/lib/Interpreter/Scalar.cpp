@@ -286,19 +286,6 @@ unsigned builtinArity(Builtin fn) {
 
 } // namespace
 
-double interp::maximumNumber(double a, double b) {
-  // Equal operands differ at most in the sign of a zero.
-  if (a == b)
-    return std::signbit(a) ? b : a;
-  return std::fmax(a, b);
-}
-
-double interp::minimumNumber(double a, double b) {
-  if (a == b)
-    return std::signbit(a) ? a : b;
-  return std::fmin(a, b);
-}
-
 double interp::roundToFloat(double value, DType type) {
   switch (type) {
   case DType::F32:

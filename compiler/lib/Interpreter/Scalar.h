@@ -17,6 +17,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cmath>
+
 namespace tilec {
 namespace interp {
 
@@ -48,9 +50,19 @@ double roundToFloat(double value, DType type);
 /// The larger of `a` and `b` as IEEE 754-2019's maximumNumber: a NaN
 /// operand is ignored (C's fmax), and +0 is larger than -0, where fmax may
 /// return either zero (docs/language.md, section 5).
-double maximumNumber(double a, double b);
+/// Inline: the reference's max and min reductions call it per element.
+inline double maximumNumber(double a, double b) {
+  // Equal operands differ at most in the sign of a zero.
+  if (a == b)
+    return std::signbit(a) ? b : a;
+  return std::fmax(a, b);
+}
 /// The smaller, as minimumNumber: -0 is smaller than +0.
-double minimumNumber(double a, double b);
+inline double minimumNumber(double a, double b) {
+  if (a == b)
+    return std::signbit(a) ? a : b;
+  return std::fmin(a, b);
+}
 
 /// The identity of an aggregation over `type`: 0 for Sum and Assign, 1 for
 /// Product, the lowest value of `type` for Max (-inf for floats) and the

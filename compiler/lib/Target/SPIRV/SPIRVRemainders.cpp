@@ -24,6 +24,8 @@
 
 #include "tilec/Target/SPIRV/Passes.h"
 
+#include "Math/MathExpansions.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
@@ -73,19 +75,12 @@ static void computeFromQuotient(Operation *remainder) {
 static void expandSignedRemainder(arith::RemSIOp remainder) {
   ImplicitLocOpBuilder b(remainder.getLoc(), remainder);
   Value zero = b.create<arith::ConstantOp>(b.getZeroAttr(remainder.getType()));
-  auto isNegative = [&](Value value) -> Value {
-    return b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, value, zero);
-  };
-  auto absolute = [&](Value value) -> Value {
-    Value negative = isNegative(value);
-    Value negated = b.create<arith::SubIOp>(zero, value);
-    return b.create<arith::SelectOp>(negative, negated, value);
-  };
   Value dividend = remainder.getLhs();
-  Value dividendAbs = absolute(dividend);
-  Value divisorAbs = absolute(remainder.getRhs());
+  Value dividendAbs = buildWrappingAbs(b, dividend, zero);
+  Value divisorAbs = buildWrappingAbs(b, remainder.getRhs(), zero);
   Value magnitude = b.create<arith::RemUIOp>(dividendAbs, divisorAbs);
-  Value negative = isNegative(dividend);
+  Value negative =
+      b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, dividend, zero);
   Value negated = b.create<arith::SubIOp>(zero, magnitude);
   remainder.replaceAllUsesWith(
       b.create<arith::SelectOp>(negative, negated, magnitude).getResult());

@@ -39,6 +39,12 @@ mlir::Value buildAsin(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
 mlir::Value buildAcos(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
 mlir::Value buildAtan(mlir::ImplicitLocOpBuilder &b, mlir::Value x);
 
+/// |x| of a signed integer as x < 0 ? zero - x : x, the subtraction
+/// wrapping, so that abs(MIN) = MIN (SPIRVExpandMath.cpp); `zero` is a 0 of
+/// x's type. GLSL.std.450's SAbs leaves the minimum undefined.
+mlir::Value buildWrappingAbs(mlir::ImplicitLocOpBuilder &b, mlir::Value x,
+                             mlir::Value zero);
+
 } // namespace tilec
 
 #endif // TILEC_LIB_TARGET_SPIRV_MATH_MATHEXPANSIONS_H

@@ -209,12 +209,15 @@ static Value expandF64Builtin(ImplicitLocOpBuilder &b, Operation *op) {
   return {};
 }
 
-/// |x| as x < 0 ? 0 - x : x, the subtraction wrapping: abs(MIN) = MIN.
-static Value expandIntegerAbs(ImplicitLocOpBuilder &b, Value x) {
-  Value zero = b.create<arith::ConstantOp>(b.getZeroAttr(x.getType()));
+Value tilec::buildWrappingAbs(ImplicitLocOpBuilder &b, Value x, Value zero) {
   Value negative = b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, x, zero);
   Value negated = b.create<arith::SubIOp>(zero, x);
   return b.create<arith::SelectOp>(negative, negated, x);
+}
+
+static Value expandIntegerAbs(ImplicitLocOpBuilder &b, Value x) {
+  Value zero = b.create<arith::ConstantOp>(b.getZeroAttr(x.getType()));
+  return buildWrappingAbs(b, x, zero);
 }
 
 /// Each builtin rewritten once, by walking: the expansions contain the ops
