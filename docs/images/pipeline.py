@@ -85,11 +85,11 @@ def draw(path):
     arrow(ax, (cx + w + 0.3, 113), (oracle[0] - 0.3, 113))
     ax.text(cx + w + 4.5, 114.3, "Program", fontsize=9, style="italic", color="#1f3f6f")
 
-    # The five lowering passes, in one frame: compiler/lib/Lowering.
+    # The six lowering passes, in one frame: compiler/lib/Lowering (the last two in one box).
     ax.add_patch(FancyBboxPatch((cx - 3, 36.5), 98, 50.5, boxstyle="round,pad=0.3,rounding_size=1.5",
                                 facecolor="none", edgecolor="#6a9a5f", linewidth=1.2,
                                 linestyle="--"))
-    ax.text(cx - 2, 85.2, "the five lowering passes (tile-opt --tile-lower-to-kernels)   "
+    ax.text(cx - 2, 85.2, "the six lowering passes (tile-opt --tile-lower-to-kernels)   "
             "compiler/lib/Lowering", fontsize=9.5, color="#3f6a35", fontweight="bold", va="center")
     passes = [
         ("--tile-merge-common-expressions", "CSE", "Lowering/Formation", "each expression once"),
@@ -97,7 +97,7 @@ def draw(path):
         ("--tile-schedule", "the scheduler", "Lowering/Scheduling", "+ #tile.schedule"),
         ("--tile-plan-memory", "pieces, chunks, streaming", "Lowering/MemoryPlan",
          "+ chunk_bounds, piece_bytes"),
-        ("--tile-lower-to-kernel-ir", "kernel bodies, the host function",
+        ("--tile-lower-to-kernel-ir", "bodies, host function; then --tile-widen-narrow-integer-reads",
          "Lowering/KernelIR, KernelBodies", "= kernel IR: gpu.module\n   + host func"),
     ]
     previous = conversion

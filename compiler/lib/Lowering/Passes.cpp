@@ -1,6 +1,6 @@
 //===- Passes.cpp - Lowering's passes, pipeline and registration ----------===//
 //
-// tile-opt runs each pass alone, or `--tile-lower-to-kernels` for the five
+// tile-opt runs each pass alone, or `--tile-lower-to-kernels` for the six
 // in order; the compiler's pipeline adds them for its device profile. A
 // pass run from tile-opt schedules for a built-in reference profile,
 // overridden by a JSON profile file so that tests can pretend to be any
@@ -66,6 +66,7 @@ void tilec::buildLoweringPipeline(OpPassManager &pm,
   pm.addPass(createSchedulePass(profile));
   pm.addPass(createPlanMemoryPass(profile));
   pm.addPass(createLowerToKernelIRPass(profile, explain));
+  pm.addPass(createWidenNarrowIntegerReadsPass());
 }
 
 namespace {
@@ -99,9 +100,10 @@ void tilec::registerLoweringPasses() {
   registerPass([] { return createSchedulePass(); });
   registerPass([] { return createPlanMemoryPass(); });
   registerPass([] { return createLowerToKernelIRPass(); });
+  registerPass([] { return createWidenNarrowIntegerReadsPass(); });
   PassPipelineRegistration<LowerToKernelsOptions>(
       "tile-lower-to-kernels",
-      "Fuse, schedule and lower a tile function to the kernel IR (the five "
+      "Fuse, schedule and lower a tile function to the kernel IR (the six "
       "passes of lowering in order)",
       [](OpPassManager &pm, const LowerToKernelsOptions &options) {
         auto configure = [&](std::unique_ptr<Pass> pass, bool withExplain) {
@@ -116,5 +118,6 @@ void tilec::registerLoweringPasses() {
         pm.addPass(configure(createSchedulePass(), false));
         pm.addPass(configure(createPlanMemoryPass(), false));
         pm.addPass(configure(createLowerToKernelIRPass(), true));
+        pm.addPass(createWidenNarrowIntegerReadsPass());
       });
 }

@@ -1,12 +1,13 @@
 //===- Lowering.h - From the tile dialect to the kernel IR ------*- C++ -*-===//
 //
-// The compiler's middle, as five passes (Passes.td): the merging of common
+// The compiler's middle, as six passes (Passes.td): the merging of common
 // expressions of the tile function, kernel formation (fusing elementwise
 // chains and contraction epilogues into tile.kernel ops), scheduling (a
 // #tile.schedule per kernel, from the device profile), memory planning
-// (pieces, chunks, streaming) and the lowering to the kernel IR of
+// (pieces, chunks, streaming), the lowering to the kernel IR of
 // docs/kernel-ir.md (a gpu.module of kernels and a host function that
-// allocates and launches). docs/scheduler.md explains the schedules.
+// allocates and launches), and the widening of the kernels' reads of narrow
+// integers. docs/scheduler.md explains the schedules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,8 +42,9 @@ createPlanMemoryPass(std::optional<DeviceProfile> profile = std::nullopt);
 std::unique_ptr<mlir::Pass>
 createLowerToKernelIRPass(std::optional<DeviceProfile> profile = std::nullopt,
                           llvm::raw_ostream *explain = nullptr);
+std::unique_ptr<mlir::Pass> createWidenNarrowIntegerReadsPass();
 
-/// Adds the five passes to `pm`, which rewrite a module holding one
+/// Adds the six passes to `pm`, which rewrite a module holding one
 /// func.func of `tile` ops (as emitTileModule produces it) into the kernel
 /// IR. A kernel that cannot fit `profile` (a buffer over the device's
 /// single-allocation limit, a footprint over its memory) or index
@@ -56,7 +58,7 @@ void buildLoweringPipeline(mlir::OpPassManager &pm,
 /// given a profile.
 DeviceProfile getReferenceProfile();
 
-/// Registers the five passes and `--tile-lower-to-kernels` (the five in
+/// Registers the six passes and `--tile-lower-to-kernels` (the six in
 /// order; options: `profile=<json file>` overriding the reference profile,
 /// `explain` to print the schedules to stderr) for tile-opt.
 void registerLoweringPasses();

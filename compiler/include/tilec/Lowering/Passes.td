@@ -1,7 +1,7 @@
 //===- Passes.td - The passes of lowering ------------------*- tablegen -*-===//
 //
-// From the `tile` function to the kernel IR in five passes, each of which
-// tile-opt runs alone; `--tile-lower-to-kernels` runs the five in order
+// From the `tile` function to the kernel IR in six passes, each of which
+// tile-opt runs alone; `--tile-lower-to-kernels` runs the six in order
 // (docs/scheduler.md, docs/kernel-ir.md).
 //
 //===----------------------------------------------------------------------===//
@@ -98,6 +98,27 @@ def TileLowerToKernelIR : Tile_ProfilePass<"tile-lower-to-kernel-ir"> {
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::spirv::SPIRVDialect", "::mlir::vector::VectorDialect",
   ];
+}
+
+def TileWidenNarrowIntegerReads
+    : Pass<"tile-widen-narrow-integer-reads", "::mlir::ModuleOp"> {
+  let summary = "Read the value of i8 and i16 integers in 32 bits, with the "
+                "sign extension written out";
+  let description = [{
+    Every operation of the kernel IR whose result depends on more than the
+    low bits of an i8 or i16 operand (a sign extension, a comparison, a
+    conversion to float or index, a division, a remainder, a right shift,
+    max, min, abs) takes the operand widened to 32 bits, and sign
+    extension is written as `(zext(x) ^ 2^(n-1)) - 2^(n-1)`; an unsigned
+    conversion to float of a sign extension becomes
+    `select(x < 0, sitofp(x) + 2^w, sitofp(x))`. The results are the same
+    on every device. NVIDIA's compilers (driver 580, OpenCL and Vulkan)
+    keep a narrow integer in a 32-bit register and lose track of its high
+    bits: the negation of -32768 as i16, widened, came out +32768, and
+    exp(as_uint(x, 32)) of an i8 converted it as signed (docs/codegen.md,
+    "Narrow integers").
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // TILEC_LOWERING_PASSES_TD
