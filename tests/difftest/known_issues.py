@@ -57,6 +57,16 @@ KNOWN_ISSUES = [
         "check": lambda detail, facts: (32 not in facts.get("vulkan_denorm_preserve", ())
                                         and flushed_subnormal(detail)),
     },
+    {
+        "id": "vulkan-pow-precision",
+        "reason": "Vulkan's pow has the accuracy of exp2(y * log2(x)), and log2 near 1 an "
+                  "absolute error of 2^-21, which y multiplies: pow(1.001, 65000) was "
+                  "2.7934e28 on NVIDIA, 2.7869e28 (0.23% less) on the reference; "
+                  "docs/codegen.md (\"The math builtins\")",
+        "backend": "vulkan", "kind": "mismatch",
+        "source": r"\bpow\(",
+        "check": lambda detail, facts: within_percent(detail),
+    },
 ]
 
 # The float64 value printed as "np.float64(-0.5)" (NumPy 2) or "-0.5".
@@ -89,6 +99,17 @@ def zero_sign_shows(detail):
             abs(abs(value) - 3.141592653589793) < 1e-6
 
     return decided(device) and decided(reference) and device != reference
+
+
+def within_percent(detail):
+    """Whether a mismatch's first differing element is finite on both sides
+    and the device's value within 1% of the reference's."""
+    values = first_difference(detail)
+    if values is None:
+        return False
+    device, reference = values
+    finite = all(abs(v) < float("inf") for v in values)
+    return finite and abs(device - reference) <= 0.01 * abs(reference)
 
 
 def flushed_subnormal(detail):
