@@ -170,6 +170,9 @@ struct RunOptions {
   std::string profile;
   /// Print the most device memory the run held at once (`--memory-report`).
   bool memoryReport = false;
+  /// `--perturb`: the reference's deliberate error (Perturbation), 0 for
+  /// none.
+  uint64_t perturbationSeed = 0;
 };
 int runRun(const RunOptions &options);
 

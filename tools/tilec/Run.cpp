@@ -56,11 +56,12 @@ static int getOutputNames(const RunOptions &options, const Program &program,
 /// The reference interpreter's run, with a progress bar where one is drawn.
 static std::optional<std::vector<HostTensor>>
 interpretShowingProgress(const Program &program, ArrayRef<HostTensor> inputs,
-                         SourceMgr &sourceMgr) {
+                         SourceMgr &sourceMgr, Perturbation perturbation = {}) {
   ProgressBar bar("reference");
   return interpret(
       program, inputs, sourceMgr,
-      [&](uint64_t done, uint64_t total) { bar.update(done, total); });
+      [&](uint64_t done, uint64_t total) { bar.update(done, total); },
+      perturbation);
 }
 
 /// Compares every output with the reference interpreter's, one line each.
@@ -92,6 +93,10 @@ int runRun(const RunOptions &options) {
     backend = parseDeviceBackend(options.backend, "opencl, vulkan, reference");
     if (!backend)
       return ExitUsageError;
+    if (options.perturbationSeed) {
+      reportError("--perturb applies to --backend reference only");
+      return ExitUsageError;
+    }
   }
   std::unique_ptr<MemoryBuffer> source = readSourceFile(options.inputPath);
   if (!source)
@@ -147,8 +152,8 @@ int runRun(const RunOptions &options) {
     if (int code = runOnDevice(options, prepared, data, outputs))
       return code;
   } else {
-    std::optional<std::vector<HostTensor>> results =
-        interpretShowingProgress(*program, inputs, sourceMgr);
+    std::optional<std::vector<HostTensor>> results = interpretShowingProgress(
+        *program, inputs, sourceMgr, Perturbation{options.perturbationSeed});
     if (!results)
       return ExitProgramError;
     for (size_t i = 0; i < program->outputs.size(); ++i)

@@ -43,6 +43,7 @@ struct Arguments {
   OutputArguments outputs;
   std::string formerOutDir, runBackend = "opencl";
   bool check = false, memoryReport = false;
+  uint64_t perturbationSeed = 0;
   // grad
   std::vector<std::string> wrt;
   // bench and devices
@@ -123,6 +124,12 @@ static void addRunCommand(CLI::App &app, Arguments &arguments) {
   run->add_flag("--check", arguments.check,
                 "Compare every output with the reference interpreter");
   addMemoryReportOption(*run, arguments.memoryReport);
+  run->add_option(
+         "--perturb", arguments.perturbationSeed,
+         "With --backend reference, for differential testing: move "
+         "each inexact builtin's result by up to 16 ulps (1 for "
+         "f16/bf16), deterministically in the seed N (docs/testing.md)")
+      ->type_name("N");
 }
 
 static void addBenchCommand(CLI::App &app, Arguments &arguments) {
@@ -255,11 +262,11 @@ int main(int argc, char **argv) {
   if (app.got_subcommand("run")) {
     if (!checkFormerOutDir(*app.get_subcommand("run"), "tilec"))
       return ExitUsageError;
-    RunOptions options{arguments.inputPath, arguments.entry,
-                       arguments.argSpecs,  arguments.inputData,
-                       arguments.outputs,   arguments.runBackend,
-                       arguments.check,     arguments.device,
-                       arguments.profile,   arguments.memoryReport};
+    RunOptions options{
+        arguments.inputPath,    arguments.entry,           arguments.argSpecs,
+        arguments.inputData,    arguments.outputs,         arguments.runBackend,
+        arguments.check,        arguments.device,          arguments.profile,
+        arguments.memoryReport, arguments.perturbationSeed};
     return runRun(options);
   }
   if (app.got_subcommand("bench")) {

@@ -208,6 +208,11 @@ private:
   /// on that variable alone. Then its values split the work between
   /// threads with no element shared.
   bool outerIndexSeparatesElements() const;
+  /// Under a Perturbation, moves a float term of a sum or product by half to
+  /// all of 2 ulps of the type a device accumulates in (f32 for f16 and
+  /// bf16): the rounding of each partial result there, which the reference's
+  /// f64 accumulation does not have.
+  void perturbTerm(Value &term) const;
   /// Visits every tuple of `nest` (on every core when the outermost variable
   /// separates the elements), a row at a time where `strided` applies;
   /// false after reporting an error.
@@ -351,6 +356,7 @@ bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple,
       combine(contraction, output.dtype, values);
   if (!contribution)
     return true;
+  perturbTerm(*contribution);
   if (contraction.aggregation == AggregationKind::Assign) {
     if (assigned[outputOffset])
       return fail("element " + formatCoordinates(outputCoordinates) + " of '" +
@@ -363,6 +369,17 @@ bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple,
       aggregate(contraction.aggregation, output.dtype,
                 accumulators[outputOffset], *contribution);
   return true;
+}
+
+void ContractionEvaluator::perturbTerm(Value &term) const {
+  uint64_t seed = table.getPerturbation().seed;
+  auto *real = std::get_if<double>(&term);
+  if (!seed || !real ||
+      (contraction.aggregation != AggregationKind::Sum &&
+       contraction.aggregation != AggregationKind::Product))
+    return;
+  DType accumulated = output.dtype == DType::F64 ? DType::F64 : DType::F32;
+  *real = perturb(*real, accumulated, 2, seed, /*salt=*/0);
 }
 
 bool ContractionEvaluator::outerIndexSeparatesElements() const {
@@ -468,7 +485,8 @@ std::optional<HostTensor> ContractionEvaluator::run() {
       return std::nullopt;
   if (!planConstraints(inequalities))
     return std::nullopt;
-  if (walk == ContractionWalk::StridedRows)
+  // A perturbed run folds tuple by tuple, where the terms are perturbed.
+  if (walk == ContractionWalk::StridedRows && !table.getPerturbation().seed)
     if (std::optional<StridedRows> rows = StridedRows::plan(
             contraction, output.dtype, accesses, constraints, operands))
       strided.emplace(std::move(*rows));

@@ -227,11 +227,26 @@ ExpressionEvaluator::evaluateOperation(const Expr &expr) {
                        [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
                          return applyBinary(expr.binaryOp, type, x[0], x[1]);
                        });
-  case Expr::Kind::Call:
+  case Expr::Kind::Call: {
+    uint64_t seed = table.getPerturbation().seed;
+    bool perturbed = seed && isInexactBuiltin(expr.builtin);
+    bool isHalf = expr.dtype == DType::F16 || expr.dtype == DType::BF16;
     return mapElements(expr, operands,
-                       [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
-                         return applyBuiltin(expr.builtin, type, x);
+                       [&](llvm::ArrayRef<Value> x,
+                           llvm::ArrayRef<int64_t>) -> llvm::Expected<Value> {
+                         llvm::Expected<Value> value =
+                             applyBuiltin(expr.builtin, type, x);
+                         if (!value || !perturbed)
+                           return value;
+                         if (const auto *real = std::get_if<double>(&*value))
+                           // f16 and bf16 are computed in f32 on a device and
+                           // rounded
+                           // once: at most one unit of theirs apart.
+                           return perturb(*real, expr.dtype, isHalf ? 1 : 16,
+                                          seed, uint64_t(expr.builtin));
+                         return value;
                        });
+  }
   case Expr::Kind::Select:
     return mapElements(expr, operands,
                        [&](llvm::ArrayRef<Value> x,

@@ -8,6 +8,7 @@
 #ifndef TILEC_LIB_INTERPRETER_EVALUATION_H
 #define TILEC_LIB_INTERPRETER_EVALUATION_H
 
+#include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Runtime/HostTensor.h"
 #include "tilec/Sema/Program.h"
 
@@ -50,7 +51,7 @@ std::optional<HostTensor> makeTensor(DType dtype, const Shape &shape,
 class TensorTable {
 public:
   TensorTable(const Program &program, llvm::SourceMgr &sourceMgr,
-              WorkProgress &progress);
+              WorkProgress &progress, Perturbation perturbation = {});
 
   void bind(unsigned id, const HostTensor &input);
   void define(unsigned id, HostTensor value);
@@ -66,11 +67,14 @@ public:
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
   /// Where the statement being evaluated counts the work it finishes.
   WorkProgress &getProgress() const { return progress; }
+  /// The deliberate error of the run (none by default).
+  Perturbation getPerturbation() const { return perturbation; }
 
 private:
   const Program &program;
   llvm::SourceMgr &sourceMgr;
   WorkProgress &progress;
+  Perturbation perturbation;
   std::vector<const HostTensor *> values;
   /// Storage of the statements' results; sized once, so `values` may point
   /// into it.

@@ -96,14 +96,15 @@ uint64_t statementWeight(const Program &program, const Statement &statement) {
 std::optional<std::vector<HostTensor>>
 tilec::interpret(const Program &program, llvm::ArrayRef<HostTensor> inputs,
                  llvm::SourceMgr &sourceMgr,
-                 const InterpretProgress &progressCallback) {
+                 const InterpretProgress &progressCallback,
+                 Perturbation perturbation) {
   if (!checkTensorIds(program, sourceMgr))
     return std::nullopt;
   uint64_t totalWork = 0;
   for (const Statement &statement : program.statements)
     totalWork += statementWeight(program, statement);
   WorkProgress progress(progressCallback, totalWork);
-  TensorTable table(program, sourceMgr, progress);
+  TensorTable table(program, sourceMgr, progress, perturbation);
   if (!bindInputs(program, inputs, table, sourceMgr))
     return std::nullopt;
 

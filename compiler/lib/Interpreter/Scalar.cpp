@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace tilec;
@@ -285,6 +286,56 @@ unsigned builtinArity(Builtin fn) {
 }
 
 } // namespace
+
+bool interp::isInexactBuiltin(Builtin fn) {
+  switch (fn) {
+  case Builtin::Exp:
+  case Builtin::Log:
+  case Builtin::Sqrt:
+  case Builtin::Rsqrt:
+  case Builtin::Pow:
+  case Builtin::Sin:
+  case Builtin::Cos:
+  case Builtin::Tan:
+  case Builtin::Sinh:
+  case Builtin::Cosh:
+  case Builtin::Tanh:
+  case Builtin::Asin:
+  case Builtin::Acos:
+  case Builtin::Atan:
+  case Builtin::Atan2:
+  case Builtin::Erf:
+  case Builtin::Sigmoid:
+    return true;
+  default:
+    return false;
+  }
+}
+
+double interp::perturb(double value, DType type, double ulps, uint64_t seed,
+                       uint64_t salt) {
+  if (!std::isfinite(value) || value == 0)
+    return value;
+  // SplitMix64 of the value's bits, the seed and the salt: the same value
+  // of one origin moves the same way wherever it is computed, on any thread;
+  // sqrt(x) and pow(x, 0.5) move apart.
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  uint64_t h = bits ^ (seed * 0x9E3779B97F4A7C15ull) ^
+               (salt + 1) * 0xD1B54A32D192ED03ull;
+  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+  h ^= h >> 31;
+  // Half to all of the bound, down for an odd seed and up for an even one:
+  // the two directions are what a device within its accuracy can do.
+  double unit = (0.5 + double(h >> 11) * 0x1.0p-54) * (seed % 2 ? -1 : 1);
+  int fractionBits = type == DType::F64   ? 52
+                     : type == DType::F32 ? 23
+                     : type == DType::F16 ? 10
+                                          : 7;
+  double ulp = std::ldexp(1.0, std::ilogb(value) - fractionBits);
+  return value + unit * ulps * ulp;
+}
 
 double interp::roundToFloat(double value, DType type) {
   switch (type) {

@@ -47,6 +47,17 @@ bool isTrue(const Value &value);
 /// Rounds `value` to the nearest value of float dtype `type` (ties to even).
 double roundToFloat(double value, DType type);
 
+/// Whether `fn` is one that devices compute within an accuracy rather than
+/// correctly rounded (Perturbation, Interpreter.h).
+bool isInexactBuiltin(Builtin fn);
+
+/// `value` moved by half to all of `ulps` units in the last place of float
+/// dtype `type`, down for an odd `seed` and up for an even one, by an amount
+/// that depends on `seed`, `value` and `salt` (its origin) only
+/// (Perturbation, Interpreter.h).
+double perturb(double value, DType type, double ulps, uint64_t seed,
+               uint64_t salt);
+
 /// The larger of `a` and `b` as IEEE 754-2019's maximumNumber: a NaN
 /// operand is ignored (C's fmax), and +0 is larger than -0, where fmax may
 /// return either zero (docs/language.md, section 5).

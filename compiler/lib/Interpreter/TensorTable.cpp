@@ -59,9 +59,9 @@ std::optional<HostTensor> TensorTable::release(unsigned id) {
 }
 
 TensorTable::TensorTable(const Program &program, llvm::SourceMgr &sourceMgr,
-                         WorkProgress &progress)
+                         WorkProgress &progress, Perturbation perturbation)
     : program(program), sourceMgr(sourceMgr), progress(progress),
-      values(program.tensors.size(), nullptr),
+      perturbation(perturbation), values(program.tensors.size(), nullptr),
       computed(program.tensors.size()) {}
 
 void TensorTable::bind(unsigned id, const HostTensor &input) {

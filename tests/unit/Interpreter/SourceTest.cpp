@@ -31,7 +31,8 @@ struct SourceRun {
 SourceRun
 runSource(const std::string &source,
           const std::vector<std::pair<std::string, HostTensor>> &inputs,
-          const InterpretProgress &progress = nullptr) {
+          const InterpretProgress &progress = nullptr,
+          Perturbation perturbation = {}) {
   SourceRun result;
   llvm::SourceMgr sourceMgr;
   captureDiagnostics(sourceMgr, result.diagnostics);
@@ -52,7 +53,8 @@ runSource(const std::string &source,
   std::optional<Program> program = specialize(*function, bindings, sourceMgr);
   if (!program)
     return result;
-  result.outputs = interpret(*program, values, sourceMgr, progress);
+  result.outputs =
+      interpret(*program, values, sourceMgr, progress, perturbation);
   return result;
 }
 
@@ -66,6 +68,35 @@ std::vector<double> only(const SourceRun &run) {
   if (!run.outputs || run.outputs->size() != 1)
     return {};
   return elements(run.outputs->front());
+}
+
+TEST(Source, PerturbationMovesInexactBuiltinsOnly) {
+  // tilec run --perturb: an odd seed moves exp's results down by 8 to 16
+  // ulps of f32, an even one up, the same way on every run; the exact
+  // arithmetic and a run without a seed keep the correctly rounded values.
+  const std::string source =
+      "function f(A) -> (E, S) { E = exp(A); S = A * A + 1; }";
+  std::vector<std::pair<std::string, HostTensor>> inputs = {
+      {"A", f32({3}, {0.5, 1, 2})}};
+  SourceRun exact = runSource(source, inputs);
+  SourceRun down = runSource(source, inputs, nullptr, Perturbation{1});
+  SourceRun again = runSource(source, inputs, nullptr, Perturbation{1});
+  SourceRun up = runSource(source, inputs, nullptr, Perturbation{2});
+  ASSERT_TRUE(exact.outputs && down.outputs && again.outputs && up.outputs);
+  std::vector<double> e = elements((*exact.outputs)[0]);
+  std::vector<double> d = elements((*down.outputs)[0]);
+  std::vector<double> u = elements((*up.outputs)[0]);
+  for (size_t i = 0; i < e.size(); ++i) {
+    EXPECT_EQ(e[i], double(float(std::exp(0.5 * (1 << i)))));
+    double ulp = std::ldexp(1.0, std::ilogb(e[i]) - 23);
+    EXPECT_LE(d[i], e[i] - 7 * ulp);
+    EXPECT_GE(d[i], e[i] - 17 * ulp);
+    EXPECT_GE(u[i], e[i] + 7 * ulp);
+    EXPECT_LE(u[i], e[i] + 17 * ulp);
+  }
+  EXPECT_EQ(elements((*again.outputs)[0]), d);
+  EXPECT_EQ(elements((*down.outputs)[1]), elements((*exact.outputs)[1]));
+  EXPECT_EQ(elements((*up.outputs)[1]), elements((*exact.outputs)[1]));
 }
 
 TEST(Source, Matmul) {

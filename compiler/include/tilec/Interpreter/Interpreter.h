@@ -39,6 +39,18 @@ namespace tilec {
 /// end. A tool turns it into a progress bar.
 using InterpretProgress = std::function<void(uint64_t done, uint64_t total)>;
 
+/// A deliberate error, for differential testing only (tests/difftest): with
+/// a nonzero seed, the result of each inexact builtin (exp, log, sqrt, rsqrt,
+/// pow, the trigonometric and hyperbolic functions, erf, sigmoid) moves by
+/// half to all of 16 units in the last place of its dtype (1 for f16 and
+/// bf16), down for an odd seed and up for an even one, by an amount that
+/// depends on the seed and the value only. Devices compute these within
+/// their accuracy, not correctly rounded: a program whose outputs move past
+/// a comparison's tolerance under this is too ill-conditioned to compare.
+struct Perturbation {
+  uint64_t seed = 0;
+};
+
 /// Runs `program` on `inputs` (one per program.inputs, in that order, with the
 /// bound dtypes and shapes). Returns the outputs in program.outputs order, or
 /// nullopt after reporting a run-time error (an `=` conflict, an integer
@@ -46,7 +58,8 @@ using InterpretProgress = std::function<void(uint64_t done, uint64_t total)>;
 std::optional<std::vector<HostTensor>>
 interpret(const Program &program, llvm::ArrayRef<HostTensor> inputs,
           llvm::SourceMgr &sourceMgr,
-          const InterpretProgress &progress = nullptr);
+          const InterpretProgress &progress = nullptr,
+          Perturbation perturbation = {});
 
 } // namespace tilec
 
