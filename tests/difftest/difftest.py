@@ -100,8 +100,9 @@ def compare(ref, out, approx, exact=False, precision=None):
         len(bad), i, o[i], r[i])
 
 
-def run_tilec(tilec, program, args, backend, out_dir, timeout, env):
+def run_tilec(tilec, program, args, backend, out_dir, timeout, env, extra=()):
     cmd = [tilec, "run", program] + args + ["--backend", backend, "--output-dir", out_dir]
+    cmd += list(extra)
     # A run that times out gets a second chance, three times as long: on a
     # loaded machine a slow driver compile is not a hang.
     for limit in (timeout, 3 * timeout):
@@ -157,7 +158,40 @@ def check_seed(seed, options, env, worker=None):
             if diff:
                 findings.append((backend, "mismatch", "%s (%s): %s" % (
                     name, dt.name_of(ref.dtype), diff)))
+    if any(kind == "mismatch" for _, kind, _ in findings):
+        ill_conditioned_outputs(seed, options, env, work, args, meta)
     return seed, findings, work
+
+
+def ill_conditioned_outputs(seed, options, env, work, args, meta):
+    """Writes work/ill-conditioned.json: the outputs that the reference
+    itself moves past the comparison's tolerance when its inexact builtins
+    err within 16 ulps, down and up, twice each (`tilec run --perturb` 1 to 4): a device
+    within its accuracy may differ as much there."""
+    program = os.path.join(work, "prog.tile")
+    names = set()
+    for direction in (1, 2, 3, 4):
+        out_dir = os.path.join(work, "perturbed-%d" % direction)
+        kind, _ = run_tilec(options.tilec, program, args, "reference", out_dir,
+                            options.timeout, env, ["--perturb", str(direction)])
+        if kind:
+            continue
+        for name, info in meta["outputs"].items():
+            ref = np.load(os.path.join(work, "reference", name + ".npy"))
+            moved = np.load(os.path.join(out_dir, name + ".npy"))
+            if compare(ref, moved, info["approx"], info["exact"], info["precision"]):
+                names.add(name)
+    with open(os.path.join(work, "ill-conditioned.json"), "w") as f:
+        json.dump(sorted(names), f)
+
+
+def ill_conditioned(work):
+    """The outputs ill_conditioned_outputs() found in `work`, if it ran."""
+    try:
+        with open(os.path.join(work, "ill-conditioned.json")) as f:
+            return set(json.load(f))
+    except OSError:
+        return set()
 
 
 def subnormal_inputs(work):
@@ -260,7 +294,8 @@ def main():
             counts["programs"] += 1
             with open(os.path.join(work, "prog.tile")) as f:
                 source = f.read()
-            facts = dict(device_facts, subnormal_inputs=subnormal_inputs(work))
+            facts = dict(device_facts, subnormal_inputs=subnormal_inputs(work),
+                         ill_conditioned_outputs=ill_conditioned(work))
             issues = [known_issues.match(b, k, d, source, facts)
                       for b, k, d in findings]
             for (backend, kind, detail), issue in zip(findings, issues):
