@@ -37,7 +37,7 @@ class DiffTest(lit.formats.TestFormat):
                   "--tilec", self.tilec, "--work", work,
                   "--keep", os.path.join(self.work_root, "findings")]
         if name == "selftest":
-            cmd = ["/usr/bin/python3", os.path.join(here, "selftest.py")]
+            cmd = ["/usr/bin/python3", os.path.join(here, "selftest.py"), self.tilec]
         elif name == "in-process":
             # The first seeds of the CI set again, through the worker.
             cmd = driver + ["--in-process", "--seeds", "%d..%d" % (self.seeds[0],

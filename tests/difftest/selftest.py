@@ -3,12 +3,15 @@
 -0 equals +0, infinities by sign, integers exactly, floats within the
 tolerance), bf16 storage, the promotion table's examples from
 docs/language.md, known-issue matching, the in-process worker's fallbacks,
-and that a seed always gives the same program and inputs. Run by the lit suite as the test `selftest`."""
+the perturbed reference's verdict on a program's conditioning (with the
+tilec given as the argument), and that a seed always gives the same program
+and inputs. Run by the lit suite as the test `selftest`."""
 
 import os
 import shutil
 import sys
 import tempfile
+import types
 
 import numpy as np
 
@@ -23,6 +26,28 @@ import tilegen  # noqa: E402
 
 def f32(*values):
     return np.array(values, dtype=np.float32)
+
+
+def check_ill_conditioned(tilec):
+    """The perturbed reference (tilec run --perturb) flags the output that
+    amplifies tanh's last ulp into an overflow, and not a well-conditioned
+    one (an exp), nor an exact one."""
+    work = tempfile.mkdtemp()
+    with open(os.path.join(work, "prog.tile"), "w") as f:
+        f.write("function f(A) -> (T, E, S) {\n  T = (A / tanh(A)) * tanh(A);\n"
+                "  E = exp(A / 1e38);\n  S = A * 0.5;\n}\n")
+    args = ["--input=A=f32=3.4028234663852886e+38"]
+    options = types.SimpleNamespace(tilec=tilec, timeout=60)
+    kind, text = difftest.run_tilec(tilec, os.path.join(work, "prog.tile"), args,
+                                    "reference", os.path.join(work, "reference"), 60,
+                                    dict(os.environ))
+    assert kind is None, text
+    meta = {"outputs": {"T": {"approx": "f32", "exact": False, "precision": "f32"},
+                        "E": {"approx": "f32", "exact": False, "precision": "f32"},
+                        "S": {"approx": None, "exact": True, "precision": "f32"}}}
+    difftest.ill_conditioned_outputs(1, options, dict(os.environ), work, args, meta)
+    assert difftest.ill_conditioned(work) == {"T"}, difftest.ill_conditioned(work)
+    shutil.rmtree(work)
 
 
 def main():
@@ -146,6 +171,9 @@ def main():
                         "garbles": None}, outcomes
     assert inprocess.input_files(["--input=A=@x/A.npy"]) == {"A": os.path.abspath("x/A.npy")}
     shutil.rmtree(work)
+
+    if len(sys.argv) > 1:
+        check_ill_conditioned(sys.argv[1])
 
     first, again = tilegen.generate(7), tilegen.generate(7)
     assert first[0] == again[0] and first[2] == again[2]
