@@ -20,7 +20,8 @@ class Tile_ProfilePass<string argument> : Pass<argument, "::mlir::ModuleOp"> {
 
 def TileMergeCommonExpressions
     : Pass<"tile-merge-common-expressions", "::mlir::ModuleOp"> {
-  let summary = "Compute each distinct expression of the tile function once";
+  let summary = "Compute each distinct expression of the tile function "
+                "once, and none that no output needs";
   let description = [{
     MLIR's common-subexpression elimination on the `tile` function, before
     kernel formation: of two `tile` ops with the same operation, operands
@@ -29,7 +30,10 @@ def TileMergeCommonExpressions
     one program) otherwise computes the forward values twice: the gradient
     program recomputes the activations that the forward statements
     already computed. The `tile` ops have no side effects; a value that
-    becomes an output twice gets its copy kernel from formation.
+    becomes an output twice gets its copy kernel from formation. Then the
+    ops whose results nothing uses are erased: a statement whose value is
+    neither an output nor read by one became a kernel with an empty body,
+    launched for nothing.
   }];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }

@@ -3,6 +3,9 @@
 // MLIR's CSE on the tile function, before formation decides what each
 // kernel computes: a program that states one expression twice (a training
 // step's backward pass recomputing its forward values) computes it once.
+// Then the ops that no output needs go: a statement whose value is neither
+// returned nor read became a kernel with an empty body, launched for
+// nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +13,7 @@
 
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 
 using namespace mlir;
@@ -34,6 +38,11 @@ struct MergeCommonExpressionsPass
     IRRewriter rewriter(&getContext());
     DominanceInfo dominance(*function);
     eliminateCommonSubExpressions(rewriter, dominance, *function);
+    // Users before their operands: a dead chain goes in one sweep.
+    for (Block &block : function->getBody())
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+        if (isOpTriviallyDead(&op))
+          rewriter.eraseOp(&op);
   }
 };
 
