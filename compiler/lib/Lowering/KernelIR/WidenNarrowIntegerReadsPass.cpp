@@ -14,9 +14,10 @@
 // reads it widened to 32 bits, and the sign extension is written as
 // (zext(x) ^ 2^(n-1)) - 2^(n-1): a zero extension is an AND, which no
 // compiler can take for granted. Measured on the H200 (2026-11-28), this form
-// and only it among six gave -32768 on both of NVIDIA's backends. The results
-// are the same on every device; the cost is two integer operations per read
-// of a narrow value, which only narrow programs pay.
+// gave -32768 on both of NVIDIA's backends, where a plain cast, convert_int,
+// a shift pair, a guard of the minimum, OpSNegate and ~x + 1 did not. The
+// results are the same on every device; the cost is two integer operations
+// per read of a narrow value, which only narrow programs pay.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +29,6 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
-#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -125,13 +125,12 @@ std::optional<bool> readsNarrowValue(Operation *op) {
   if (!llvm::any_of(op->getOperandTypes(), isNarrow))
     return std::nullopt;
   return TypeSwitch<Operation *, std::optional<bool>>(op)
-      .Case<arith::ExtSIOp, arith::SIToFPOp, arith::IndexCastOp,
-            arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
-            arith::FloorDivSIOp, arith::ShRSIOp, arith::MaxSIOp,
-            arith::MinSIOp, math::AbsIOp>([](auto) { return true; })
-      .Case<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp,
-            arith::ShRUIOp, arith::MaxUIOp, arith::MinUIOp>(
-          [](auto) { return false; })
+      .Case<arith::ExtSIOp, arith::SIToFPOp, arith::IndexCastOp, arith::DivSIOp,
+            arith::RemSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp,
+            arith::ShRSIOp, arith::MaxSIOp, arith::MinSIOp, math::AbsIOp>(
+          [](auto) { return true; })
+      .Case<arith::DivUIOp, arith::RemUIOp, arith::CeilDivUIOp, arith::ShRUIOp,
+            arith::MaxUIOp, arith::MinUIOp>([](auto) { return false; })
       .Case([](arith::CmpIOp compare) {
         return isSignedPredicate(compare.getPredicate());
       })
@@ -156,9 +155,9 @@ void widenReads(Widener &widener, Operation *op, bool isSigned) {
       continue;
     // A shift amount is never negative: the lowering takes it modulo the
     // width.
-    bool isShiftAmount = isa<arith::ShRSIOp>(op) && operand.getOperandNumber() == 1;
-    operand.set(
-        widener.widen(operand.get(), i32, isSigned && !isShiftAmount));
+    bool isShiftAmount =
+        isa<arith::ShRSIOp>(op) && operand.getOperandNumber() == 1;
+    operand.set(widener.widen(operand.get(), i32, isSigned && !isShiftAmount));
   }
   b.setInsertionPointAfter(op);
   for (OpResult result : op->getResults()) {
@@ -195,7 +194,8 @@ void convertExtendedNarrow(Widener &widener, arith::UIToFPOp conversion,
                       ? withElement(result, b.getF32Type())
                       : result;
   Value value = b.create<arith::SIToFPOp>(computed, x);
-  unsigned width = getElementTypeOrSelf(extension.getType()).getIntOrFloatBitWidth();
+  unsigned width =
+      getElementTypeOrSelf(extension.getType()).getIntOrFloatBitWidth();
   Value wrapped = b.create<arith::AddFOp>(
       value, floatConstant(b, computed, std::ldexp(1.0, width)));
   Value negative = b.create<arith::CmpIOp>(arith::CmpIPredicate::slt, x,
