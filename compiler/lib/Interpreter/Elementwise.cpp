@@ -230,7 +230,10 @@ ExpressionEvaluator::evaluateOperation(const Expr &expr) {
   case Expr::Kind::Call: {
     uint64_t seed = table.getPerturbation().seed;
     bool perturbed = seed && isInexactBuiltin(expr.builtin);
+    // f16 and bf16 are computed in f32 on a device and rounded once: at most
+    // one unit of theirs apart.
     bool isHalf = expr.dtype == DType::F16 || expr.dtype == DType::BF16;
+    double ulps = isHalf ? 1 : 16;
     return mapElements(expr, operands,
                        [&](llvm::ArrayRef<Value> x,
                            llvm::ArrayRef<int64_t>) -> llvm::Expected<Value> {
@@ -239,11 +242,8 @@ ExpressionEvaluator::evaluateOperation(const Expr &expr) {
                          if (!value || !perturbed)
                            return value;
                          if (const auto *real = std::get_if<double>(&*value))
-                           // f16 and bf16 are computed in f32 on a device and
-                           // rounded
-                           // once: at most one unit of theirs apart.
-                           return perturb(*real, expr.dtype, isHalf ? 1 : 16,
-                                          seed, uint64_t(expr.builtin));
+                           return perturb(*real, expr.dtype, ulps, seed,
+                                          uint64_t(expr.builtin));
                          return value;
                        });
   }

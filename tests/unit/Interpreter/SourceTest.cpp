@@ -72,10 +72,12 @@ std::vector<double> only(const SourceRun &run) {
 
 TEST(Source, PerturbationMovesInexactBuiltinsOnly) {
   // tilec run --perturb: an odd seed moves exp's results down by 8 to 16
-  // ulps of f32, an even one up, the same way on every run; the exact
-  // arithmetic and a run without a seed keep the correctly rounded values.
+  // ulps of f32 and a sum's terms by 1 to 2, an even one up, the same way on
+  // every run; the exact arithmetic and a run without a seed keep the
+  // correctly rounded values.
   const std::string source =
-      "function f(A) -> (E, S) { E = exp(A); S = A * A + 1; }";
+      "function f(A) -> (E, S, C) { E = exp(A); S = A * A + 1; "
+      "C[] = +(A[i] * A[i]); }";
   std::vector<std::pair<std::string, HostTensor>> inputs = {
       {"A", f32({3}, {0.5, 1, 2})}};
   SourceRun exact = runSource(source, inputs);
@@ -97,6 +99,11 @@ TEST(Source, PerturbationMovesInexactBuiltinsOnly) {
   EXPECT_EQ(elements((*again.outputs)[0]), d);
   EXPECT_EQ(elements((*down.outputs)[1]), elements((*exact.outputs)[1]));
   EXPECT_EQ(elements((*up.outputs)[1]), elements((*exact.outputs)[1]));
+  // The sum's terms move by 1 to 2 ulps of f32 each, the same way.
+  double sum = elements((*exact.outputs)[2])[0];
+  EXPECT_EQ(sum, 5.25);
+  EXPECT_LT(elements((*down.outputs)[2])[0], sum);
+  EXPECT_GT(elements((*up.outputs)[2])[0], sum);
 }
 
 TEST(Source, Matmul) {

@@ -43,10 +43,13 @@ using InterpretProgress = std::function<void(uint64_t done, uint64_t total)>;
 /// a nonzero seed, the result of each inexact builtin (exp, log, sqrt, rsqrt,
 /// pow, the trigonometric and hyperbolic functions, erf, sigmoid) moves by
 /// half to all of 16 units in the last place of its dtype (1 for f16 and
-/// bf16), down for an odd seed and up for an even one, by an amount that
-/// depends on the seed and the value only. Devices compute these within
-/// their accuracy, not correctly rounded: a program whose outputs move past
-/// a comparison's tolerance under this is too ill-conditioned to compare.
+/// bf16), and each term of a float `+` or `*` aggregation by half to all of
+/// 2 units of f32 (f64 for an f64 output), down for an odd seed and up for an
+/// even one, by an amount that depends on the seed and the value only.
+/// Devices compute the builtins within their accuracy, not correctly
+/// rounded, and accumulate in the output's type in their own order: a
+/// program whose outputs move past a comparison's tolerance under this is
+/// too ill-conditioned to compare.
 struct Perturbation {
   uint64_t seed = 0;
 };
