@@ -166,8 +166,9 @@ def check_seed(seed, options, env, worker=None):
 def ill_conditioned_outputs(seed, options, env, work, args, meta):
     """Writes work/ill-conditioned.json: the outputs that the reference
     itself moves past the comparison's tolerance when its inexact builtins
-    err within 16 ulps, down and up, twice each (`tilec run --perturb` 1 to 4): a device
-    within its accuracy may differ as much there."""
+    and float sums and products err as a device's may, down and up, twice
+    each (`tilec run --perturb` 1 to 4): a device within its accuracy may
+    differ as much there."""
     program = os.path.join(work, "prog.tile")
     names = set()
     for direction in (1, 2, 3, 4):
