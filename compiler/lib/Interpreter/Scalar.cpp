@@ -2,6 +2,8 @@
 
 #include "Scalar.h"
 
+#include "tilec/Sema/Builtins.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -288,28 +290,15 @@ unsigned builtinArity(Builtin fn) {
 } // namespace
 
 bool interp::isInexactBuiltin(Builtin fn) {
+  // Those that compute in a float type (BuiltinClass::Float) are the
+  // transcendental ones; the others are exact on every device.
   switch (fn) {
-  case Builtin::Exp:
-  case Builtin::Log:
-  case Builtin::Sqrt:
-  case Builtin::Rsqrt:
-  case Builtin::Pow:
-  case Builtin::Sin:
-  case Builtin::Cos:
-  case Builtin::Tan:
-  case Builtin::Sinh:
-  case Builtin::Cosh:
-  case Builtin::Tanh:
-  case Builtin::Asin:
-  case Builtin::Acos:
-  case Builtin::Atan:
-  case Builtin::Atan2:
-  case Builtin::Erf:
-  case Builtin::Sigmoid:
-    return true;
-  default:
-    return false;
+#define TILE_BUILTIN(Kind, Mnemonic, Arity, Rule, Class)                       \
+  case Builtin::Kind:                                                          \
+    return BuiltinClass::Class == BuiltinClass::Float;
+#include "tilec/Support/ElementwiseOps.def"
   }
+  return false;
 }
 
 double interp::perturb(double value, DType type, double ulps, uint64_t seed,
