@@ -14,7 +14,11 @@
 #   Vulkan, then bench/train_cnn_torch.py, the same network in PyTorch eager, on the same GPU. Not
 #   among the default stages: the data set does not come with the pack;
 # - step: the training step of train_cnn (batch 128) timed kernel by kernel by `tilec bench`
-#   (train-step-opencl.txt, train-step-vulkan.txt), with the same data set.
+#   (train-step-opencl.txt, train-step-vulkan.txt), with the same data set;
+# - difftest[=SECONDS]: tests/difftest/difftest.py --in-process for SECONDS (default 300) with a job
+#   per core, from the seed $TILEC_DIFFTEST_START (default 20000000), OpenCL and Vulkan on the GPU:
+#   difftest.txt, and unexplained.tgz with each unexplained program, its inputs and every backend's
+#   outputs (docs/testing.md).
 set -uo pipefail
 out=${OUT:-/tmp/gpu-run}
 mkdir -p "$out"
@@ -83,8 +87,21 @@ SITE
         --repeat 20 --backend $backend --device NVIDIA" 2>&1 | tee "$out/train-step-$backend.txt"
     done
     ;;
+  difftest | difftest=*)
+    seconds=${stage#difftest}
+    seconds=${seconds#=}
+    rm -rf /tmp/tilec-difftest
+    python3 tests/difftest/difftest.py --in-process --tilec "$root/.device/bin/tilec" --quiet \
+      --work /dev/shm/tilec-difftest --keep /tmp/tilec-difftest/findings \
+      --time "${seconds:-300}" --start "${TILEC_DIFFTEST_START:-20000000}" --jobs "$(nproc)" \
+      > "$out/difftest.txt" 2>&1
+    grep -E '^difftest: [0-9]+ programs' "$out/difftest.txt"
+    unexplained=$(grep UNEXPLAINED "$out/difftest.txt" | grep -oE 'seed [0-9]+' | sort -u |
+      awk '{print "findings/seed" $2}')
+    [ -z "$unexplained" ] || (cd /tmp/tilec-difftest && tar czf "$out/unexplained.tgz" $unexplained)
+    ;;
   *)
-    echo "gpu-run.sh: unknown stage '$stage' (devices, bench[=REGEX], e2e, mandelbrot, train[=EPOCHS], step)" >&2
+    echo "gpu-run.sh: unknown stage '$stage' (devices, bench[=REGEX], e2e, mandelbrot, train[=EPOCHS], step, difftest[=SECONDS])" >&2
     exit 2
     ;;
   esac
