@@ -15,7 +15,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -217,38 +216,11 @@ FailureOr<std::string> KernelPrinter::translateIntegerBinary(Operation *op) {
       });
 }
 
-/// The IEEE result of `op` (+, -, *, /) when both operands are constants:
-/// C leaves a division by zero undefined (C11 6.5.5), and with `0.0f / 0.0f`
-/// in the source NVIDIA's OpenCL compiler (driver 580) took the NaN it
-/// stored for a number in a `v != v` beside it (difftest seeds 12003159,
-/// 13033938; not measured again on NVIDIA since).
-static std::optional<APFloat> foldConstants(Operation *op) {
-  APFloat result(0.0), b(0.0);
-  if (!isa<FloatType>(op->getResult(0).getType()) ||
-      !matchPattern(op->getOperand(0), m_ConstantFloat(&result)) ||
-      !matchPattern(op->getOperand(1), m_ConstantFloat(&b)))
-    return std::nullopt;
-  auto rounding = APFloat::rmNearestTiesToEven;
-  if (isa<arith::AddFOp>(op))
-    result.add(b, rounding);
-  else if (isa<arith::SubFOp>(op))
-    result.subtract(b, rounding);
-  else if (isa<arith::MulFOp>(op))
-    result.multiply(b, rounding);
-  else if (isa<arith::DivFOp>(op))
-    result.divide(b, rounding);
-  else
-    return std::nullopt;
-  return result;
-}
-
 FailureOr<std::string> KernelPrinter::translateFloatBinary(Operation *op) {
   Type type = op->getResult(0).getType();
   if (isHalfOrBF16(type))
     return unsupported(op, "on f16 or bf16 is not part of the kernel IR "
                            "(arithmetic runs in f32)");
-  if (std::optional<APFloat> folded = foldConstants(op))
-    return printFloatLiteral(*folded, type);
   std::string a = operand(op->getOperand(0)), b = operand(op->getOperand(1));
   bool isDouble = type.isF64();
   auto call = [&](StringRef function) {

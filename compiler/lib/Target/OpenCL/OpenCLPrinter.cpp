@@ -18,6 +18,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/FoldUtils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -419,19 +421,49 @@ bool isLoadedFrom(BlockArgument buffer) {
   });
 }
 
-LogicalResult printOpenCL(gpu::GPUModuleOp kernels, llvm::raw_ostream &os) {
-  auto module = kernels->getParentOfType<ModuleOp>();
+/// Replaces every operation whose operands are all constants by its value,
+/// with MLIR's folders (APFloat: IEEE arithmetic), so that no expression in
+/// the OpenCL C is constant. C leaves a division by zero undefined (C11
+/// 6.5.5), and the device compiler's own folding uses that: NVIDIA's (driver
+/// 580) took the NaN of `0.0f / 0.0f` for a number in a `v != v` beside it,
+/// also where the zeros came through a comparison of constants and a select
+/// (difftest seeds 12003159, 13033938). Only all-constant operations fold,
+/// and not maxnumf and minnumf: MLIR 19's folders of those are not IEEE
+/// (maxnumf(NaN, 3.0) folds to NaN; tests/e2e/max_of_folded_nan.tile), and
+/// its folders of one constant operand are not either (maxnumf(x, -inf) folds
+/// to x, also for a NaN x). Vector results stay: the printer prints scalar
+/// constants only.
+static void foldConstantOperations(gpu::GPUModuleOp kernels) {
+  OperationFolder folder(kernels.getContext());
+  kernels.walk([&](Operation *op) {
+    if (op->getNumRegions() || op->getNumResults() != 1 ||
+        !op->getResult(0).getType().isIntOrIndexOrFloat() ||
+        isa<arith::MaxNumFOp, arith::MinNumFOp>(op) ||
+        matchPattern(op, m_Constant()))
+      return;
+    if (llvm::all_of(op->getOperands(), [](Value operand) {
+          return matchPattern(operand, m_Constant());
+        }))
+      (void)folder.tryToFold(op);
+  });
+}
+
+LogicalResult printOpenCL(gpu::GPUModuleOp original, llvm::raw_ostream &os) {
+  auto module = original->getParentOfType<ModuleOp>();
   auto indexBits =
       module ? module->getAttrOfType<IntegerAttr>("tile.index_bits") : nullptr;
   if (!indexBits || (indexBits.getInt() != 32 && indexBits.getInt() != 64))
-    return kernels.emitError() << "expected the enclosing module to have "
-                                  "'tile.index_bits' = 32 or 64";
+    return original.emitError() << "expected the enclosing module to have "
+                                   "'tile.index_bits' = 32 or 64";
+  OwningOpRef<gpu::GPUModuleOp> kernels =
+      cast<gpu::GPUModuleOp>(original->clone());
+  foldConstantOperations(*kernels);
 
   // The kernels print first, so that the preamble knows what they need.
   opencl_c::ProgramRequirements requirements;
   std::string kernelText;
   llvm::raw_string_ostream kernelStream(kernelText);
-  for (Operation &op : kernels.getBody()->getOperations()) {
+  for (Operation &op : kernels->getBody()->getOperations()) {
     auto kernel = dyn_cast<gpu::GPUFuncOp>(op);
     if (!kernel) {
       if (op.hasTrait<OpTrait::IsTerminator>())
