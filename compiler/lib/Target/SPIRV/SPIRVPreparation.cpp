@@ -35,6 +35,7 @@ namespace tilec {
 #define GEN_PASS_DEF_SPIRVSCALARIZEVECTORACCESSESPASS
 #define GEN_PASS_DEF_SPIRVUNROLLLOOPSPASS
 #define GEN_PASS_DEF_SPIRVGUARDLOOPSPASS
+#define GEN_PASS_DEF_SPIRVSTARTLOOPSATZEROPASS
 #define GEN_PASS_DEF_SPIRVAPPROXIMATEMATHPASS
 #define GEN_PASS_DEF_SPIRVEXPANDBF16PASS
 #define GEN_PASS_DEF_SPIRVRETYPEFORSTORAGEPASS
@@ -136,6 +137,33 @@ static void guardLoopsThatMayNotRun(gpu::GPUModuleOp kernels) {
     b.setInsertionPointToEnd(guard.elseBlock());
     b.create<scf::YieldOp>(loop.getInitArgs());
   }
+}
+
+/// NVIDIA's Vulkan driver (580.159.04 on the H200) ran loops whose induction
+/// variable starts below zero, such as `for k = -1 - j to 5 - j` of an index
+/// `k + j + 1`, without some of their iterations: an i32 sum lost its last
+/// row (difftest seeds 12011428, 12056641, 12060282). Its OpenCL compiler
+/// and the same loops counted from zero were right. Each scf.for whose lower
+/// bound is not a constant of at least zero therefore runs t from 0 to
+/// upper - lower (the same step, so the same iterations), with lower + t in
+/// place of its induction variable. The difference cannot wrap: a loop's
+/// trip count is far below the index type's range.
+static void startLoopsAtZero(gpu::GPUModuleOp kernels) {
+  kernels.walk([](scf::ForOp loop) {
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    if (lower && *lower >= 0)
+      return;
+    ImplicitLocOpBuilder b(loop.getLoc(), loop);
+    Value start = loop.getLowerBound();
+    Value zero = b.create<arith::ConstantOp>(b.getZeroAttr(start.getType()));
+    Value count = b.create<arith::SubIOp>(loop.getUpperBound(), start);
+    loop.getLowerBoundMutable().assign(zero);
+    loop.getUpperBoundMutable().assign(count);
+    b.setInsertionPointToStart(loop.getBody());
+    Value counter = loop.getInductionVar();
+    Value index = b.create<arith::AddIOp>(counter, start);
+    counter.replaceAllUsesExcept(index, index.getDefiningOp());
+  });
 }
 
 /// The type a value has in the SPIR-V module: bf16 is stored as its bits,
@@ -246,6 +274,11 @@ struct SPIRVGuardLoopsPass
   void runOnOperation() override { guardLoopsThatMayNotRun(getOperation()); }
 };
 
+struct SPIRVStartLoopsAtZeroPass
+    : tilec::impl::SPIRVStartLoopsAtZeroPassBase<SPIRVStartLoopsAtZeroPass> {
+  void runOnOperation() override { startLoopsAtZero(getOperation()); }
+};
+
 struct SPIRVApproximateMathPass
     : tilec::impl::SPIRVApproximateMathPassBase<SPIRVApproximateMathPass> {
   void runOnOperation() override {
@@ -291,6 +324,7 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVVectorBuffersPass());
   kernels.addPass(createSPIRVScalarizeVectorAccessesPass());
   kernels.addPass(createSPIRVGuardLoopsPass());
+  kernels.addPass(createSPIRVStartLoopsAtZeroPass());
   kernels.addPass(createSPIRVApproximateMathPass());
   kernels.addPass(createSPIRVExpandBF16Pass());
   kernels.addPass(createSPIRVDivisorRangePass());

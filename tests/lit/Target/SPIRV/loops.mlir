@@ -2,7 +2,9 @@
 // keeps the results in variables that only the loop's body stores, so the
 // loop is put in a selection whose other branch stores the initial values
 // (a work-item with no tuples keeps the product's identity, 1). A loop
-// with constant bounds that surely runs gets no selection.
+// with constant bounds that surely runs gets no selection. A loop that does
+// not start at a constant of at least zero counts from zero to end - start
+// (tilec-spirv-start-loops-at-zero).
 // RUN: tile-translate --kernel-ir-to-spirv %s | FileCheck %s
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -36,8 +38,11 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: %[[RUNS:.*]] = OpSLessThan %bool %[[START:[0-9a-z_]+]] %[[END:[0-9a-z_]+]]
 // CHECK: OpSelectionMerge %[[JOIN:[0-9a-z_]+]] None
 // CHECK-NEXT: OpBranchConditional %[[RUNS]] %[[THEN:[0-9a-z_]+]] %[[ELSE:[0-9a-z_]+]]
-// CHECK: OpSLessThan %bool %{{.*}} %[[END]]
+// CHECK: %[[COUNT:[0-9a-z_]+]] = OpISub %uint %[[END]] %[[START]]
+// CHECK: %[[COUNTER:[0-9a-z_]+]] = OpPhi %uint %{{.*}} %uint_0
+// CHECK: OpSLessThan %bool %[[COUNTER]] %[[COUNT]]
 // CHECK-NEXT: OpLoopMerge
+// CHECK: OpIAdd %uint %[[COUNTER]] %[[START]]
 // CHECK: %[[ELSE]] = OpLabel
 // CHECK-NEXT: OpStore %[[RESULT:[0-9a-z_]+]] %float_1
 // CHECK-NEXT: OpBranch %[[JOIN]]

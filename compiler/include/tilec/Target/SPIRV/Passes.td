@@ -111,6 +111,20 @@ def SPIRVGuardLoopsPass
                            "mlir::scf::SCFDialect"];
 }
 
+def SPIRVStartLoopsAtZeroPass
+    : Pass<"tilec-spirv-start-loops-at-zero", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Count loops that may start below zero from zero";
+  let description = [{
+    Rewrites each `scf.for` whose lower bound is not a constant of at least
+    zero to run from 0 to `upper - lower` with the same step, adding the
+    lower bound to the induction variable where the body uses it: NVIDIA's
+    Vulkan driver (580.159.04) dropped iterations of loops that start below
+    zero.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def SPIRVApproximateMathPass
     : Pass<"tilec-spirv-approximate-math", "mlir::gpu::GPUModuleOp"> {
   let summary = "MLIR's polynomial approximations of f32 tanh and erf";
