@@ -427,16 +427,18 @@ bool isLoadedFrom(BlockArgument buffer) {
 /// 6.5.5), and the device compiler's own folding uses that: NVIDIA's (driver
 /// 580) took the NaN of `0.0f / 0.0f` for a number in a `v != v` beside it,
 /// also where the zeros came through a comparison of constants and a select
-/// (difftest seeds 12003159, 13033938). Only all-constant operations fold,
-/// and not maxnumf and minnumf: MLIR 19's folders of those are not IEEE
-/// (maxnumf(NaN, 3.0) folds to NaN; tests/e2e/max_of_folded_nan.tile), and
-/// its folders of one constant operand are not either (maxnumf(x, -inf) folds
-/// to x, also for a NaN x). Vector results stay: the printer prints scalar
-/// constants only.
+/// (difftest seeds 12003159, 13033938). Only all-constant arith operations
+/// fold, and not maxnumf and minnumf: MLIR 19's folders of those are not
+/// IEEE (maxnumf(NaN, 3.0) folds to NaN; tests/e2e/max_of_folded_nan.tile),
+/// nor are its math folders (atan2(0, 0) folds to NaN, not 0; the device
+/// computes a builtin of constants as C defines it), nor its folders of one
+/// constant operand (maxnumf(x, -inf) folds to x, also for a NaN x). Vector
+/// results stay: the printer prints scalar constants only.
 static void foldConstantOperations(gpu::GPUModuleOp kernels) {
   OperationFolder folder(kernels.getContext());
   kernels.walk([&](Operation *op) {
-    if (op->getNumRegions() || op->getNumResults() != 1 ||
+    if (!isa<arith::ArithDialect>(op->getDialect()) ||
+        op->getNumResults() != 1 ||
         !op->getResult(0).getType().isIntOrIndexOrFloat() ||
         isa<arith::MaxNumFOp, arith::MinNumFOp>(op) ||
         matchPattern(op, m_Constant()))
