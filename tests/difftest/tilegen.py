@@ -372,9 +372,13 @@ class Generator:
         the reference's in f64 replaced (overflow, zero padding of infinities).
         An integer operand of a float product (`float_result`) keeps 0 and 1
         only: its large values made the product overflow in f32 in one order
-        and not in another, and inf * 0 NaN (seeds 13011319, 12034825)."""
+        and not in another, and inf * 0 NaN (seeds 13011319, 12034825). A
+        bool operand holds nothing else, and the select would make it i32 (the
+        literal 1), which a `default` of its type no longer matched (seed
+        20058530)."""
         t = self.tensors[name]
-        if agg == "*" and float_result and not dt.is_float(t.dtype):
+        if (agg == "*" and float_result and not dt.is_float(t.dtype)
+                and t.dtype != "bool"):
             return self.define("select(%s == 0 || %s == 1, %s, 1)" % (name, name, name), t,
                                prefix="S")
         if not dt.is_float(t.dtype) or agg not in "+*":
