@@ -220,6 +220,19 @@ static Value expandIntegerAbs(ImplicitLocOpBuilder &b, Value x) {
   return buildWrappingAbs(b, x, zero);
 }
 
+/// sinh and erf of -0 are -0, but GLSL.std.450's Sinh (lavapipe, NVIDIA) and
+/// MLIR's polynomial erf give +0, whose sign a division shows: 1 / sinh(-0)
+/// was +inf on Vulkan (difftest seed 20002567). A zero operand therefore
+/// passes through as the result.
+static void keepSignOfZero(ImplicitLocOpBuilder &b, Operation *op) {
+  Value x = op->getOperand(0);
+  b.setInsertionPointAfter(op);
+  Value zero = b.create<arith::ConstantOp>(b.getZeroAttr(x.getType()));
+  Value isZero = b.create<arith::CmpFOp>(arith::CmpFPredicate::OEQ, x, zero);
+  Value result = b.create<arith::SelectOp>(isZero, x, op->getResult(0));
+  op->getResult(0).replaceAllUsesExcept(result, result.getDefiningOp());
+}
+
 /// Each builtin rewritten once, by walking: the expansions contain the ops
 /// they replace.
 static void expandMath(gpu::GPUModuleOp kernels) {
@@ -242,6 +255,8 @@ static void expandMath(gpu::GPUModuleOp kernels) {
       replacement = expandIntegerAbs(b, abs.getOperand());
     else if (isa<math::AsinOp, math::AcosOp, math::AtanOp>(op))
       replacement = expandInverseTrigonometric(b, op);
+    else if (isa<math::SinhOp, math::ErfOp>(op) && !isF64(op))
+      keepSignOfZero(b, op);
     else
       replacement = expandF64Builtin(b, op);
     if (!replacement)
