@@ -421,15 +421,15 @@ bool isLoadedFrom(BlockArgument buffer) {
   });
 }
 
-/// Replaces every operation whose operands are all constants by its value,
-/// with MLIR's folders (APFloat: IEEE arithmetic), so that no expression in
-/// the OpenCL C is constant. C leaves a division by zero undefined (C11
-/// 6.5.5), and the device compiler's own folding uses that: NVIDIA's (driver
-/// 580) took the NaN of `0.0f / 0.0f` for a number in a `v != v` beside it,
-/// also where the zeros came through a comparison of constants and a select
-/// (difftest seeds 12003159, 13033938). Only all-constant arith operations
-/// fold, and not maxnumf and minnumf: MLIR 19's folders of those are not
-/// IEEE (maxnumf(NaN, 3.0) folds to NaN; tests/e2e/max_of_folded_nan.tile),
+/// Replaces every arith operation whose operands are all constants by its
+/// value, computed by MLIR's folders (APFloat: IEEE arithmetic), so that no
+/// expression in the OpenCL C is constant. C leaves a division by zero
+/// undefined (C11 6.5.5), and the device compiler's own folding uses that:
+/// NVIDIA's (driver 580) took the NaN of `0.0f / 0.0f` for a number in a `v !=
+/// v` beside it, also where the zeros came through a comparison of constants
+/// and a select (difftest seeds 12003159, 13033938). Only all-constant arith
+/// operations fold, and not maxnumf and minnumf: MLIR 19's folders of those are
+/// not IEEE (maxnumf(NaN, 3.0) folds to NaN; tests/e2e/max_of_folded_nan.tile),
 /// nor are its math folders (atan2(0, 0) folds to NaN, not 0; the device
 /// computes a builtin of constants as C defines it), nor its folders of one
 /// constant operand (maxnumf(x, -inf) folds to x, also for a NaN x). Vector
