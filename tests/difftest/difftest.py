@@ -159,37 +159,61 @@ def check_seed(seed, options, env, worker=None):
                 findings.append((backend, "mismatch", "%s (%s): %s" % (
                     name, dt.name_of(ref.dtype), diff)))
     if any(kind == "mismatch" for _, kind, _ in findings):
-        ill_conditioned_outputs(seed, options, env, work, args, meta)
+        ill_conditioned_outputs(options, env, work, args, meta, [], "ill-conditioned")
+    if any(backend == "vulkan" and kind == "mismatch" for backend, kind, _ in findings):
+        ill_conditioned_outputs(options, env, work, args, meta, ["--perturb-divisions"],
+                                "ill-conditioned-divisions")
+        flushing_reference_agrees(options, env, work, args, meta)
     return seed, findings, work
 
 
-def ill_conditioned_outputs(seed, options, env, work, args, meta):
-    """Writes work/ill-conditioned.json: the outputs that the reference
-    itself moves past the comparison's tolerance when its inexact builtins
-    and float sums and products err as a device's may, down and up, twice
-    each (`tilec run --perturb` 1 to 4): a device within its accuracy may
-    differ as much there."""
+def ill_conditioned_outputs(options, env, work, args, meta, extra, name):
+    """Writes work/NAME.json: the outputs that the reference itself moves
+    past the comparison's tolerance when its inexact builtins and float sums
+    and products err as a device's may (its quotients too with `extra`
+    --perturb-divisions, as Vulkan's may), down and up, twice each (`tilec
+    run --perturb` 1 to 4): a device within its accuracy may differ as much
+    there."""
     program = os.path.join(work, "prog.tile")
     names = set()
     for direction in (1, 2, 3, 4):
-        out_dir = os.path.join(work, "perturbed-%d" % direction)
+        out_dir = os.path.join(work, "%s-%d" % (name, direction))
         kind, _ = run_tilec(options.tilec, program, args, "reference", out_dir,
-                            options.timeout, env, ["--perturb", str(direction)])
+                            options.timeout, env, ["--perturb", str(direction)] + extra)
         if kind:
             continue
-        for name, info in meta["outputs"].items():
-            ref = np.load(os.path.join(work, "reference", name + ".npy"))
-            moved = np.load(os.path.join(out_dir, name + ".npy"))
+        for output, info in meta["outputs"].items():
+            ref = np.load(os.path.join(work, "reference", output + ".npy"))
+            moved = np.load(os.path.join(out_dir, output + ".npy"))
             if compare(ref, moved, info["approx"], info["exact"], info["precision"]):
-                names.add(name)
-    with open(os.path.join(work, "ill-conditioned.json"), "w") as f:
+                names.add(output)
+    with open(os.path.join(work, name + ".json"), "w") as f:
         json.dump(sorted(names), f)
 
 
-def ill_conditioned(work):
-    """The outputs ill_conditioned_outputs() found in `work`, if it ran."""
+def flushing_reference_agrees(options, env, work, args, meta):
+    """Writes work/flushing-agrees.json: the outputs where Vulkan's result
+    agrees with the reference run as a device that keeps no f32 subnormals
+    computes (`tilec run --flush-subnormals`)."""
+    program = os.path.join(work, "prog.tile")
+    out_dir = os.path.join(work, "flushing")
+    names = set()
+    kind, _ = run_tilec(options.tilec, program, args, "reference", out_dir,
+                        options.timeout, env, ["--flush-subnormals"])
+    if not kind and os.path.isdir(os.path.join(work, "vulkan")):
+        for output, info in meta["outputs"].items():
+            flushed = np.load(os.path.join(out_dir, output + ".npy"))
+            out = np.load(os.path.join(work, "vulkan", output + ".npy"))
+            if not compare(flushed, out, info["approx"], info["exact"], info["precision"]):
+                names.add(output)
+    with open(os.path.join(work, "flushing-agrees.json"), "w") as f:
+        json.dump(sorted(names), f)
+
+
+def outputs_named(work, name):
+    """The outputs that work/NAME.json lists, if it was written."""
     try:
-        with open(os.path.join(work, "ill-conditioned.json")) as f:
+        with open(os.path.join(work, name + ".json")) as f:
             return set(json.load(f))
     except OSError:
         return set()
@@ -296,7 +320,10 @@ def main():
             with open(os.path.join(work, "prog.tile")) as f:
                 source = f.read()
             facts = dict(device_facts, subnormal_inputs=subnormal_inputs(work),
-                         ill_conditioned_outputs=ill_conditioned(work))
+                         ill_conditioned_outputs=outputs_named(work, "ill-conditioned"),
+                         ill_conditioned_division_outputs=outputs_named(
+                             work, "ill-conditioned-divisions"),
+                         flushing_agrees_outputs=outputs_named(work, "flushing-agrees"))
             issues = [known_issues.match(b, k, d, source, facts)
                       for b, k, d in findings]
             for (backend, kind, detail), issue in zip(findings, issues):

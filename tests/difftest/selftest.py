@@ -28,25 +28,64 @@ def f32(*values):
     return np.array(values, dtype=np.float32)
 
 
-def check_ill_conditioned(tilec):
-    """The perturbed reference (tilec run --perturb) flags the output that
-    amplifies tanh's last ulp into an overflow, and not a well-conditioned
-    one (an exp), nor an exact one."""
+def reference_run(tilec, source, args):
+    """A work directory with `source` as prog.tile and its reference's
+    outputs, and the options the driver's functions take."""
     work = tempfile.mkdtemp()
     with open(os.path.join(work, "prog.tile"), "w") as f:
-        f.write("function f(A) -> (T, E, S) {\n  T = (A / tanh(A)) * tanh(A);\n"
-                "  E = exp(A / 1e38);\n  S = A * 0.5;\n}\n")
-    args = ["--input=A=f32=3.4028234663852886e+38"]
-    options = types.SimpleNamespace(tilec=tilec, timeout=60)
+        f.write(source)
     kind, text = difftest.run_tilec(tilec, os.path.join(work, "prog.tile"), args,
                                     "reference", os.path.join(work, "reference"), 60,
                                     dict(os.environ))
     assert kind is None, text
+    return work, types.SimpleNamespace(tilec=tilec, timeout=60)
+
+
+def check_ill_conditioned(tilec):
+    """The perturbed reference (tilec run --perturb) flags the output that
+    amplifies tanh's last ulp into an overflow, and not a well-conditioned
+    one (an exp), nor an exact one."""
+    args = ["--input=A=f32=3.4028234663852886e+38"]
     meta = {"outputs": {"T": {"approx": "f32", "exact": False, "precision": "f32"},
                         "E": {"approx": "f32", "exact": False, "precision": "f32"},
                         "S": {"approx": None, "exact": True, "precision": "f32"}}}
-    difftest.ill_conditioned_outputs(1, options, dict(os.environ), work, args, meta)
-    assert difftest.ill_conditioned(work) == {"T"}, difftest.ill_conditioned(work)
+    work, options = reference_run(
+        tilec, "function f(A) -> (T, E, S) {\n  T = (A / tanh(A)) * tanh(A);\n"
+        "  E = exp(A / 1e38);\n  S = A * 0.5;\n}\n", args)
+    difftest.ill_conditioned_outputs(options, dict(os.environ), work, args, meta, [],
+                                     "ill-conditioned")
+    found = difftest.outputs_named(work, "ill-conditioned")
+    assert found == {"T"}, found
+    shutil.rmtree(work)
+
+
+def check_vulkan_models(tilec):
+    """Quotients that err as Vulkan's may flag the output where A / A - 1
+    divides itself (NaN on the reference, 1 when A / A is not exactly 1),
+    and not a plain quotient; the reference that flushes subnormals agrees
+    with a device's 0 for (pi/2 / 3.4e38) * 3.4e38 and not with a wrong
+    value."""
+    args = ["--input=A=f32=1.5707963705062866"]
+    exact = {"approx": None, "exact": True, "precision": "f32"}
+    inexact = {"approx": None, "exact": False, "precision": "f32"}
+    meta = {"outputs": {"Q": inexact, "H": inexact, "S": exact, "W": exact}}
+    work, options = reference_run(
+        tilec, "function f(A) -> (Q, H, S, W) {\n  Q = (A / A - 1) / (A / A - 1);\n"
+        "  H = A / 3;\n  S = (A / 3.4e38) * 3.4e38;\n  W = A * 2;\n}\n", args)
+    env = dict(os.environ)
+    difftest.ill_conditioned_outputs(options, env, work, args, meta, [], "plain")
+    difftest.ill_conditioned_outputs(options, env, work, args, meta,
+                                     ["--perturb-divisions"], "divisions")
+    assert difftest.outputs_named(work, "plain") == set()
+    found = difftest.outputs_named(work, "divisions")
+    assert found == {"Q"}, found
+    device = os.path.join(work, "vulkan")
+    shutil.copytree(os.path.join(work, "reference"), device)
+    np.save(os.path.join(device, "S.npy"), f32(0)[0])
+    np.save(os.path.join(device, "W.npy"), f32(5)[0])
+    difftest.flushing_reference_agrees(options, env, work, args, meta)
+    found = difftest.outputs_named(work, "flushing-agrees")
+    assert found == {"Q", "H", "S"}, found
     shutil.rmtree(work)
 
 
@@ -174,6 +213,7 @@ def main():
 
     if len(sys.argv) > 1:
         check_ill_conditioned(sys.argv[1])
+        check_vulkan_models(sys.argv[1])
 
     first, again = tilegen.generate(7), tilegen.generate(7)
     assert first[0] == again[0] and first[2] == again[2]

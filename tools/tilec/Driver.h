@@ -6,6 +6,7 @@
 #include "tilec/Compiler/CompileSource.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Frontend.h"
+#include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Runtime/Bundle.h"
 #include "tilec/Runtime/Device.h"
 #include "tilec/Runtime/DeviceProfile.h"
@@ -170,9 +171,9 @@ struct RunOptions {
   std::string profile;
   /// Print the most device memory the run held at once (`--memory-report`).
   bool memoryReport = false;
-  /// `--perturb`: the reference's deliberate error (Perturbation), 0 for
-  /// none.
-  uint64_t perturbationSeed = 0;
+  /// `--perturb N`, `--perturb-divisions`, `--flush-subnormals`: the
+  /// reference's deliberate error, for differential testing.
+  Perturbation perturbation;
 };
 int runRun(const RunOptions &options);
 

@@ -93,8 +93,9 @@ int runRun(const RunOptions &options) {
     backend = parseDeviceBackend(options.backend, "opencl, vulkan, reference");
     if (!backend)
       return ExitUsageError;
-    if (options.perturbationSeed) {
-      reportError("--perturb applies to --backend reference only");
+    if (options.perturbation.seed || options.perturbation.flushSubnormals) {
+      reportError("--perturb and --flush-subnormals apply to --backend "
+                  "reference only");
       return ExitUsageError;
     }
   }
@@ -153,7 +154,7 @@ int runRun(const RunOptions &options) {
       return code;
   } else {
     std::optional<std::vector<HostTensor>> results = interpretShowingProgress(
-        *program, inputs, sourceMgr, Perturbation{options.perturbationSeed});
+        *program, inputs, sourceMgr, options.perturbation);
     if (!results)
       return ExitProgramError;
     for (size_t i = 0; i < program->outputs.size(); ++i)

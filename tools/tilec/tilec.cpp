@@ -43,7 +43,7 @@ struct Arguments {
   OutputArguments outputs;
   std::string formerOutDir, runBackend = "opencl";
   bool check = false, memoryReport = false;
-  uint64_t perturbationSeed = 0;
+  Perturbation perturbation;
   // grad
   std::vector<std::string> wrt;
   // bench and devices
@@ -124,12 +124,21 @@ static void addRunCommand(CLI::App &app, Arguments &arguments) {
   run->add_flag("--check", arguments.check,
                 "Compare every output with the reference interpreter");
   addMemoryReportOption(*run, arguments.memoryReport);
-  run->add_option(
-         "--perturb", arguments.perturbationSeed,
-         "With --backend reference, for differential testing: move "
-         "each inexact builtin's result by up to 16 ulps (1 for "
-         "f16/bf16), deterministically in the seed N (docs/testing.md)")
-      ->type_name("N");
+  CLI::Option *perturb =
+      run->add_option(
+             "--perturb", arguments.perturbation.seed,
+             "With --backend reference, for differential testing: move "
+             "each inexact builtin's result by up to 16 ulps (1 for "
+             "f16/bf16), deterministically in the seed N (docs/testing.md)")
+          ->type_name("N");
+  run->add_flag("--perturb-divisions", arguments.perturbation.divisions,
+                "With --perturb, move each float quotient by up to 3 ulps "
+                "too (Vulkan's accuracy)")
+      ->needs(perturb);
+  run->add_flag("--flush-subnormals", arguments.perturbation.flushSubnormals,
+                "With --backend reference, for differential testing: count "
+                "f32 and bf16 subnormal operands and results as zeros, as a "
+                "device that keeps no f32 subnormals does");
 }
 
 static void addBenchCommand(CLI::App &app, Arguments &arguments) {
@@ -263,10 +272,10 @@ int main(int argc, char **argv) {
     if (!checkFormerOutDir(*app.get_subcommand("run"), "tilec"))
       return ExitUsageError;
     RunOptions options{
-        arguments.inputPath,    arguments.entry,           arguments.argSpecs,
-        arguments.inputData,    arguments.outputs,         arguments.runBackend,
-        arguments.check,        arguments.device,          arguments.profile,
-        arguments.memoryReport, arguments.perturbationSeed};
+        arguments.inputPath,    arguments.entry,       arguments.argSpecs,
+        arguments.inputData,    arguments.outputs,     arguments.runBackend,
+        arguments.check,        arguments.device,      arguments.profile,
+        arguments.memoryReport, arguments.perturbation};
     return runRun(options);
   }
   if (app.got_subcommand("bench")) {

@@ -211,8 +211,12 @@ private:
   /// Under a Perturbation, moves a float term of a sum or product by half to
   /// all of 2 ulps of the type a device accumulates in (f32 for f16 and
   /// bf16): the rounding of each partial result there, which the reference's
-  /// f64 accumulation does not have.
+  /// f64 accumulation does not have. Flushes it where subnormals are.
   void perturbTerm(Value &term) const;
+  /// The float type a device accumulates the output in.
+  DType accumulatedType() const {
+    return output.dtype == DType::F64 ? DType::F64 : DType::F32;
+  }
   /// Visits every tuple of `nest` (on every core when the outermost variable
   /// separates the elements), a row at a time where `strided` applies;
   /// false after reporting an error.
@@ -351,6 +355,8 @@ bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple,
       break;
     }
     values.push_back(loadElement(*operands[i], offset));
+    if (table.getPerturbation().flushSubnormals)
+      flushSubnormal(values.back(), operands[i]->dtype());
   }
   std::optional<Value> contribution =
       combine(contraction, output.dtype, values);
@@ -368,18 +374,21 @@ bool ContractionEvaluator::visit(llvm::ArrayRef<int64_t> tuple,
   accumulators[outputOffset] =
       aggregate(contraction.aggregation, output.dtype,
                 accumulators[outputOffset], *contribution);
+  if (table.getPerturbation().flushSubnormals)
+    flushSubnormal(accumulators[outputOffset], accumulatedType());
   return true;
 }
 
 void ContractionEvaluator::perturbTerm(Value &term) const {
-  uint64_t seed = table.getPerturbation().seed;
+  Perturbation perturbation = table.getPerturbation();
+  if (perturbation.flushSubnormals)
+    flushSubnormal(term, accumulatedType());
   auto *real = std::get_if<double>(&term);
-  if (!seed || !real ||
+  if (!perturbation.seed || !real ||
       (contraction.aggregation != AggregationKind::Sum &&
        contraction.aggregation != AggregationKind::Product))
     return;
-  DType accumulated = output.dtype == DType::F64 ? DType::F64 : DType::F32;
-  *real = perturb(*real, accumulated, 2, seed, /*salt=*/0);
+  *real = perturb(*real, accumulatedType(), 2, perturbation.seed, /*salt=*/0);
 }
 
 bool ContractionEvaluator::outerIndexSeparatesElements() const {
@@ -486,7 +495,8 @@ std::optional<HostTensor> ContractionEvaluator::run() {
   if (!planConstraints(inequalities))
     return std::nullopt;
   // A perturbed run folds tuple by tuple, where the terms are perturbed.
-  if (walk == ContractionWalk::StridedRows && !table.getPerturbation().seed)
+  if (walk == ContractionWalk::StridedRows &&
+      !table.getPerturbation().changesTerms())
     if (std::optional<StridedRows> rows = StridedRows::plan(
             contraction, output.dtype, accesses, constraints, operands))
       strided.emplace(std::move(*rows));

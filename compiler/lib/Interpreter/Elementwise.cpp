@@ -117,6 +117,7 @@ ExpressionEvaluator::mapElements(const Expr &expr,
   if (!result)
     return std::nullopt;
 
+  bool flush = table.getPerturbation().flushSubnormals;
   // Each chunk of elements starts from its first element's coordinates and
   // steps in C order, keeping the operands' offsets in step.
   auto mapRange = [&](int64_t first, int64_t last,
@@ -135,12 +136,17 @@ ExpressionEvaluator::mapElements(const Expr &expr,
     for (int64_t flat = first; flat <= last; ++flat) {
       if (flat % kElementsPerStopCheck == 0 && state.earlierChunkFailed())
         return std::nullopt;
-      for (size_t i = 0; i < operands.size(); ++i)
+      for (size_t i = 0; i < operands.size(); ++i) {
         values[i] = loadElement(*operands[i], offsets[i]);
+        if (flush)
+          flushSubnormal(values[i], operands[i]->dtype());
+      }
       llvm::Expected<Value> value = fn(values, coordinates);
       if (!value)
         return llvm::toString(value.takeError()) + " at element " +
                formatCoordinates(coordinates);
+      if (flush)
+        flushSubnormal(*value, expr.dtype);
       storeElement(*result, flat, *value);
 
       for (size_t d = rank; d-- > 0;) {
@@ -222,11 +228,25 @@ ExpressionEvaluator::evaluateOperation(const Expr &expr) {
                        [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
                          return applyUnary(expr.unaryOp, type, x[0]);
                        });
-  case Expr::Kind::Binary:
+  case Expr::Kind::Binary: {
+    Perturbation perturbation = table.getPerturbation();
+    bool perturbed = perturbation.seed && perturbation.divisions &&
+                     expr.binaryOp == BinaryOp::Div;
     return mapElements(expr, operands,
-                       [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
-                         return applyBinary(expr.binaryOp, type, x[0], x[1]);
+                       [&](llvm::ArrayRef<Value> x,
+                           llvm::ArrayRef<int64_t>) -> llvm::Expected<Value> {
+                         llvm::Expected<Value> value =
+                             applyBinary(expr.binaryOp, type, x[0], x[1]);
+                         if (!value || !perturbed)
+                           return value;
+                         if (const auto *real = std::get_if<double>(&*value))
+                           // Salted apart from every builtin's.
+                           return perturb(*real, expr.dtype, 3,
+                                          perturbation.seed,
+                                          /*salt=*/~uint64_t(0));
+                         return value;
                        });
+  }
   case Expr::Kind::Call: {
     uint64_t seed = table.getPerturbation().seed;
     bool perturbed = seed && isInexactBuiltin(expr.builtin);

@@ -326,6 +326,13 @@ double interp::perturb(double value, DType type, double ulps, uint64_t seed,
   return value + unit * ulps * ulp;
 }
 
+void interp::flushSubnormal(Value &value, DType type) {
+  auto *real = std::get_if<double>(&value);
+  if (real && (type == DType::F32 || type == DType::BF16) && *real != 0 &&
+      std::abs(*real) < 0x1p-126)
+    *real = std::copysign(0.0, *real);
+}
+
 double interp::roundToFloat(double value, DType type) {
   switch (type) {
   case DType::F32:

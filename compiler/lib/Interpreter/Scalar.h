@@ -58,6 +58,11 @@ bool isInexactBuiltin(Builtin fn);
 double perturb(double value, DType type, double ulps, uint64_t seed,
                uint64_t salt);
 
+/// `value` as a device that keeps no subnormals of float dtype `type` sees
+/// it: a zero of its sign where it is an f32 or bf16 subnormal
+/// (Perturbation::flushSubnormals, Interpreter.h).
+void flushSubnormal(Value &value, DType type);
+
 /// The larger of `a` and `b` as IEEE 754-2019's maximumNumber: a NaN
 /// operand is ignored (C's fmax), and +0 is larger than -0, where fmax may
 /// return either zero (docs/language.md, section 5).

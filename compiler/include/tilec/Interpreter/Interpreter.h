@@ -52,6 +52,18 @@ using InterpretProgress = std::function<void(uint64_t done, uint64_t total)>;
 /// too ill-conditioned to compare.
 struct Perturbation {
   uint64_t seed = 0;
+  /// With a seed, each float quotient moves too, by half to all of 3 units
+  /// in the last place: Vulkan bounds OpFDiv's error by 2.5 ulp, where
+  /// OpenCL's division is correctly rounded.
+  bool divisions = false;
+  /// Each f32 or bf16 subnormal operand and result of a float operation,
+  /// aggregation terms and accumulators included, counts as a zero of its
+  /// sign: what a device that keeps no f32 subnormals computes (a Vulkan
+  /// device without DenormPreserve for 32 bits, NVIDIA's). Needs no seed.
+  bool flushSubnormals = false;
+
+  /// Whether the run folds contractions tuple by tuple, where terms move.
+  bool changesTerms() const { return seed || flushSubnormals; }
 };
 
 /// Runs `program` on `inputs` (one per program.inputs, in that order, with the
