@@ -68,6 +68,17 @@ std::optional<std::vector<int64_t>> broadcastStrides(const Shape &operand,
   return strides;
 }
 
+/// `value` moved by perturb() where it is a float's and `seed` is not 0
+/// (Perturbation, Interpreter.h).
+static llvm::Expected<Value> perturbed(llvm::Expected<Value> value, DType type,
+                                       double ulps, uint64_t seed,
+                                       uint64_t salt) {
+  if (value && seed)
+    if (auto *real = std::get_if<double>(&*value))
+      *real = perturb(*real, type, ulps, seed, salt);
+  return value;
+}
+
 class ExpressionEvaluator {
 public:
   ExpressionEvaluator(const Statement &statement, const TensorTable &table)
@@ -230,42 +241,28 @@ ExpressionEvaluator::evaluateOperation(const Expr &expr) {
                        });
   case Expr::Kind::Binary: {
     Perturbation perturbation = table.getPerturbation();
-    bool perturbed = perturbation.seed && perturbation.divisions &&
-                     expr.binaryOp == BinaryOp::Div;
-    return mapElements(expr, operands,
-                       [&](llvm::ArrayRef<Value> x,
-                           llvm::ArrayRef<int64_t>) -> llvm::Expected<Value> {
-                         llvm::Expected<Value> value =
-                             applyBinary(expr.binaryOp, type, x[0], x[1]);
-                         if (!value || !perturbed)
-                           return value;
-                         if (const auto *real = std::get_if<double>(&*value))
-                           // Salted apart from every builtin's.
-                           return perturb(*real, expr.dtype, 3,
-                                          perturbation.seed,
-                                          /*salt=*/~uint64_t(0));
-                         return value;
-                       });
+    uint64_t seed = perturbation.divisions && expr.binaryOp == BinaryOp::Div
+                        ? perturbation.seed
+                        : 0;
+    return mapElements(
+        expr, operands, [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
+          // Salted apart from every builtin's.
+          return perturbed(applyBinary(expr.binaryOp, type, x[0], x[1]),
+                           expr.dtype, 3, seed, /*salt=*/~uint64_t(0));
+        });
   }
   case Expr::Kind::Call: {
-    uint64_t seed = table.getPerturbation().seed;
-    bool perturbed = seed && isInexactBuiltin(expr.builtin);
+    uint64_t seed =
+        isInexactBuiltin(expr.builtin) ? table.getPerturbation().seed : 0;
     // f16 and bf16 are computed in f32 on a device and rounded once: at most
     // one unit of theirs apart.
     bool isHalf = expr.dtype == DType::F16 || expr.dtype == DType::BF16;
     double ulps = isHalf ? 1 : 16;
-    return mapElements(expr, operands,
-                       [&](llvm::ArrayRef<Value> x,
-                           llvm::ArrayRef<int64_t>) -> llvm::Expected<Value> {
-                         llvm::Expected<Value> value =
-                             applyBuiltin(expr.builtin, type, x);
-                         if (!value || !perturbed)
-                           return value;
-                         if (const auto *real = std::get_if<double>(&*value))
-                           return perturb(*real, expr.dtype, ulps, seed,
-                                          uint64_t(expr.builtin));
-                         return value;
-                       });
+    return mapElements(
+        expr, operands, [&](llvm::ArrayRef<Value> x, llvm::ArrayRef<int64_t>) {
+          return perturbed(applyBuiltin(expr.builtin, type, x), expr.dtype,
+                           ulps, seed, uint64_t(expr.builtin));
+        });
   }
   case Expr::Kind::Select:
     return mapElements(expr, operands,
