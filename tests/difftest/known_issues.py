@@ -19,6 +19,13 @@ computed from it."""
 
 import re
 
+
+def output_listed(fact):
+    """A check that holds where the finding's output is among the outputs
+    that `facts[fact]` lists."""
+    return lambda detail, facts: detail.split(" ")[0] in facts.get(fact, ())
+
+
 KNOWN_ISSUES = [
     {
         "id": "min-max-of-signed-zeros",
@@ -71,8 +78,7 @@ KNOWN_ISSUES = [
                   "20044262); docs/codegen.md (\"Infinities, NaNs and signed zeros\")",
         "backend": "vulkan", "kind": "mismatch",
         "facts": lambda facts: 32 not in facts.get("vulkan_denorm_preserve", ()),
-        "check": lambda detail, facts: (detail.split(" ")[0]
-                                        in facts.get("flushing_agrees_outputs", ())),
+        "check": output_listed("flushing_agrees_outputs"),
     },
     {
         "id": "vulkan-pow-precision",
@@ -92,8 +98,7 @@ KNOWN_ISSUES = [
                   "accuracy may differ as much. tanh(3.4e38) one ulp below 1 made "
                   "3.4e38 / tanh(3.4e38) overflow (seed 13033875)",
         "kind": "mismatch",
-        "check": lambda detail, facts: (detail.split(" ")[0]
-                                        in facts.get("ill_conditioned_outputs", ())),
+        "check": output_listed("ill_conditioned_outputs"),
     },
     {
         "id": "ill-conditioned-vulkan-division",
@@ -103,8 +108,7 @@ KNOWN_ISSUES = [
                   "1 - 2^-24 on NVIDIA, so A / A + round(A) was -6e-8, not 0, and "
                   "T / T then 1, not NaN (seed 12009434)",
         "backend": "vulkan", "kind": "mismatch",
-        "check": lambda detail, facts: (detail.split(" ")[0]
-                                        in facts.get("ill_conditioned_division_outputs", ())),
+        "check": output_listed("ill_conditioned_division_outputs"),
     },
 ]
 
