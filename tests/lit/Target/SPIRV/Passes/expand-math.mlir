@@ -66,5 +66,30 @@ module {
       memref.store %a, %out[%c0] : memref<1xi32>
       gpu.return
     }
+
+    // f32 sinh: GLSL's Sinh cancels near 0, so below |x| = 2^-5 the Taylor
+    // polynomial x (1 + x^2/6 + x^4/120) is selected; erf passes a zero
+    // through, keeping its sign.
+    // CHECK-LABEL: gpu.func @near_zero
+    // CHECK: %[[SINH:.*]] = math.sinh %[[X:[^ ]*]] : f32
+    // CHECK: %[[SQUARE:.*]] = arith.mulf %[[X]], %[[X]] : f32
+    // CHECK: %[[SERIES:.*]] = arith.mulf %[[X]], %{{.*}} : f32
+    // CHECK: %[[MAGNITUDE:.*]] = math.absf %[[X]] : f32
+    // CHECK: %[[SMALL:.*]] = arith.cmpf olt, %[[MAGNITUDE]], %{{.*}} : f32
+    // CHECK: %[[RESULT:.*]] = arith.select %[[SMALL]], %[[SERIES]], %[[SINH]] : f32
+    // CHECK: %[[ERF:.*]] = math.erf %[[X]] : f32
+    // CHECK: %[[ZERO:.*]] = arith.cmpf oeq, %[[X]], %{{.*}} : f32
+    // CHECK: %[[KEPT:.*]] = arith.select %[[ZERO]], %[[X]], %[[ERF]] : f32
+    // CHECK: memref.store %[[RESULT]]
+    // CHECK: memref.store %[[KEPT]]
+    gpu.func @near_zero(%x: f32, %out: memref<2xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %s = math.sinh %x : f32
+      %e = math.erf %x : f32
+      memref.store %s, %out[%c0] : memref<2xf32>
+      memref.store %e, %out[%c1] : memref<2xf32>
+      gpu.return
+    }
   }
 }
