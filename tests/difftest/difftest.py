@@ -164,6 +164,8 @@ def check_seed(seed, options, env, worker=None):
         ill_conditioned_outputs(options, env, work, args, meta, ["--perturb-divisions"],
                                 "ill-conditioned-divisions")
         flushing_reference_agrees(options, env, work, args, meta)
+    for backend in sorted({b for b, kind, _ in findings if kind == "mismatch"}):
+        unoptimized_driver_agrees(options, env, work, args, meta, backend)
     return seed, findings, work
 
 
@@ -207,6 +209,32 @@ def flushing_reference_agrees(options, env, work, args, meta):
             if not compare(flushed, out, info["approx"], info["exact"], info["precision"]):
                 names.add(output)
     with open(os.path.join(work, "flushing-agrees.json"), "w") as f:
+        json.dump(sorted(names), f)
+
+
+def unoptimized_driver_agrees(options, env, work, args, meta, backend):
+    """Writes work/unoptimized-agrees-BACKEND.json: the outputs that `tilec
+    run` on `backend` gets wrong again, and gets right with the driver's
+    optimizer off (`--no-driver-optimization`): a miscompile of the
+    driver's, shown by the same code. The second optimized run keeps a
+    result that changes from run to run (a race) out of the list."""
+    program = os.path.join(work, "prog.tile")
+    runs = {}
+    for name, extra in (("again", []), ("unoptimized", ["--no-driver-optimization"])):
+        out_dir = os.path.join(work, "%s-%s" % (backend, name))
+        kind, _ = run_tilec(options.tilec, program, args, backend, out_dir,
+                            options.timeout, env, extra)
+        runs[name] = None if kind else out_dir
+    names = set()
+    if runs["again"] and runs["unoptimized"]:
+        for output, info in meta["outputs"].items():
+            ref = np.load(os.path.join(work, "reference", output + ".npy"))
+            agrees = {name: not compare(ref, np.load(os.path.join(out_dir, output + ".npy")),
+                                        info["approx"], info["exact"], info["precision"])
+                      for name, out_dir in runs.items()}
+            if agrees["unoptimized"] and not agrees["again"]:
+                names.add(output)
+    with open(os.path.join(work, "unoptimized-agrees-%s.json" % backend), "w") as f:
         json.dump(sorted(names), f)
 
 
@@ -323,7 +351,11 @@ def main():
                          ill_conditioned_outputs=outputs_named(work, "ill-conditioned"),
                          ill_conditioned_division_outputs=outputs_named(
                              work, "ill-conditioned-divisions"),
-                         flushing_agrees_outputs=outputs_named(work, "flushing-agrees"))
+                         flushing_agrees_outputs=outputs_named(work, "flushing-agrees"),
+                         opencl_unoptimized_agrees_outputs=outputs_named(
+                             work, "unoptimized-agrees-opencl"),
+                         vulkan_unoptimized_agrees_outputs=outputs_named(
+                             work, "unoptimized-agrees-vulkan"))
             issues = [known_issues.match(b, k, d, source, facts)
                       for b, k, d in findings]
             for (backend, kind, detail), issue in zip(findings, issues):

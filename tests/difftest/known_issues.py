@@ -7,10 +7,12 @@ find the finding's detail and the program's source, and its `facts` test
 the float dtypes whose inputs hold a subnormal (`subnormal_inputs`), the
 outputs that the reference moves past the tolerance under `tilec run
 --perturb` (`ill_conditioned_outputs`), also with `--perturb-divisions`
-(`ill_conditioned_division_outputs`, for Vulkan's findings), and the outputs
+(`ill_conditioned_division_outputs`, for Vulkan's findings), the outputs
 where Vulkan agrees with the reference under `--flush-subnormals`
-(`flushing_agrees_outputs`); its `check` tests the finding's detail with
-them. When
+(`flushing_agrees_outputs`), and the outputs that a backend gets wrong
+again but right with the driver's optimizer off
+(`opencl_unoptimized_agrees_outputs`, `vulkan_unoptimized_agrees_outputs`);
+its `check` tests the finding's detail with them. When
 the cause is fixed, remove its entry: the findings then no longer happen.
 
 A program's other findings on the same backend are explained by the same
@@ -109,6 +111,25 @@ KNOWN_ISSUES = [
                   "T / T then 1, not NaN (seed 12009434)",
         "backend": "vulkan", "kind": "mismatch",
         "check": output_listed("ill_conditioned_division_outputs"),
+    },
+    {
+        "id": "opencl-driver-optimizer",
+        "reason": "A miscompile of the OpenCL driver's optimizer: the output is wrong again "
+                  "in a second run, and right when the driver builds the same OpenCL C with "
+                  "-cl-opt-disable (`tilec run --no-driver-optimization`). NVIDIA's "
+                  "(580.159.04) ran a loop from max(ceil(-j/2), -i, j - 6) as if -i were +i "
+                  "(seed 10209746); docs/codegen.md (\"Driver miscompiles\")",
+        "backend": "opencl", "kind": "mismatch",
+        "check": output_listed("opencl_unoptimized_agrees_outputs"),
+    },
+    {
+        "id": "vulkan-driver-optimizer",
+        "reason": "A miscompile of the Vulkan driver's optimizer: the output is wrong again "
+                  "in a second run, and right when the driver creates the same SPIR-V's "
+                  "pipelines with VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT (`tilec run "
+                  "--no-driver-optimization`); docs/codegen.md (\"Driver miscompiles\")",
+        "backend": "vulkan", "kind": "mismatch",
+        "check": output_listed("vulkan_unoptimized_agrees_outputs"),
     },
 ]
 

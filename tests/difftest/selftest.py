@@ -3,9 +3,9 @@
 -0 equals +0, infinities by sign, integers exactly, floats within the
 tolerance), bf16 storage, the promotion table's examples from
 docs/language.md, known-issue matching, the in-process worker's fallbacks,
-the perturbed reference's verdict on a program's conditioning (with the
-tilec given as the argument), and that a seed always gives the same program
-and inputs. Run by the lit suite as the test `selftest`."""
+the blame of a driver's optimizer (through a fake tilec), the perturbed
+reference's verdict on a program's conditioning (with the tilec given as the
+argument), and that a seed always gives the same program and inputs. Run by the lit suite as the test `selftest`."""
 
 import os
 import shutil
@@ -86,6 +86,41 @@ def check_vulkan_models(tilec):
     difftest.flushing_reference_agrees(options, env, work, args, meta)
     found = difftest.outputs_named(work, "flushing-agrees")
     assert found == {"Q", "H", "S"}, found
+    shutil.rmtree(work)
+
+
+def check_driver_optimizer():
+    """The driver's optimizer is blamed for an output that a second run gets
+    wrong again and the unoptimized run right (O), not for one that both get
+    wrong (W) nor one that a second run gets right (F: a race, say). The
+    tilec here is a fake that writes those outputs."""
+    work = tempfile.mkdtemp()
+    fake = os.path.join(work, "tilec")
+    with open(fake, "w") as f:
+        f.write("#!%s\nimport os, sys\nimport numpy as np\n"
+                "out = sys.argv[sys.argv.index('--output-dir') + 1]\n"
+                "os.makedirs(out)\n"
+                "unoptimized = '--no-driver-optimization' in sys.argv\n"
+                "for name, value in (('O', 1 if unoptimized else 2), ('W', 2), ('F', 1)):\n"
+                "    np.save(os.path.join(out, name + '.npy'), np.float32([value]))\n"
+                % sys.executable)
+    os.chmod(fake, 0o755)
+    os.makedirs(os.path.join(work, "reference"))
+    for name in "OWF":
+        np.save(os.path.join(work, "reference", name + ".npy"), f32(1))
+    exact = {"approx": None, "exact": True, "precision": "f32"}
+    meta = {"outputs": {name: exact for name in "OWF"}}
+    options = types.SimpleNamespace(tilec=fake, timeout=60)
+    difftest.unoptimized_driver_agrees(options, dict(os.environ), work, [], meta, "opencl")
+    found = difftest.outputs_named(work, "unoptimized-agrees-opencl")
+    assert found == {"O"}, found
+    facts = {"opencl_unoptimized_agrees_outputs": found}
+    detail = "O (f32): 1 element(s) differ, the first [0]: 2.0, reference 1.0"
+    assert known_issues.match("opencl", "mismatch", detail, "", facts) == \
+        "opencl-driver-optimizer"
+    assert known_issues.match("vulkan", "mismatch", detail, "", facts) is None
+    assert known_issues.match("opencl", "mismatch", detail.replace("O (", "W ("), "",
+                              facts) is None
     shutil.rmtree(work)
 
 
@@ -210,6 +245,7 @@ def main():
                         "garbles": None}, outcomes
     assert inprocess.input_files(["--input=A=@x/A.npy"]) == {"A": os.path.abspath("x/A.npy")}
     shutil.rmtree(work)
+    check_driver_optimizer()
 
     if len(sys.argv) > 1:
         check_ill_conditioned(sys.argv[1])

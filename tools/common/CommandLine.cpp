@@ -77,6 +77,14 @@ void tilec::addMemoryReportOption(CLI::App &app, bool &memoryReport) {
                "Print the most device memory the run held at once");
 }
 
+void tilec::addDriverOptimizationOption(CLI::App &app, bool &unoptimized) {
+  app.add_flag("--no-driver-optimization", unoptimized,
+               "Have the driver build the device code unoptimized (OpenCL "
+               "-cl-opt-disable, Vulkan VK_PIPELINE_CREATE_DISABLE_"
+               "OPTIMIZATION_BIT): slower, to tell a miscompile of the "
+               "driver's from tilec's (docs/testing.md)");
+}
+
 bool tilec::parseCommandLine(CLI::App &app, int argc, char **argv,
                              const char *tool, int &exitCode) {
   try {

@@ -48,6 +48,9 @@ void addDeviceOptions(CLI::App &app, std::string &backend,
 /// `--memory-report`.
 void addMemoryReportOption(CLI::App &app, bool &memoryReport);
 
+/// `--no-driver-optimization`: sets `unoptimized`.
+void addDriverOptimizationOption(CLI::App &app, bool &unoptimized);
+
 /// Parses the command line into the options of `app`. On --help or
 /// --version prints it and sets `exitCode` to 0; on an error prints
 /// "TOOL: error: ..." and sets `exitCode` to 2. Returns whether to go on.

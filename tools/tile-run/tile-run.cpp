@@ -48,6 +48,7 @@ struct Options {
   std::vector<InputArgument> inputs;
   bool random = false;
   bool memoryReport = false;
+  bool unoptimized = false;
   uint64_t seed = 1;
   OutputArguments outputs;
   Backend backend = Backend::OpenCL;
@@ -83,6 +84,7 @@ static bool parseCommandLine(int argc, char **argv, Options &options,
                    "vulkan (runs its SPIR-V)",
                    options.device, options.profile);
   addMemoryReportOption(app, options.memoryReport);
+  addDriverOptimizationOption(app, options.unoptimized);
   if (!tilec::parseCommandLine(app, argc, argv, "tile-run", exitCode))
     return false;
   exitCode = ExitUsageError;
@@ -209,8 +211,9 @@ int main(int argc, char **argv) {
     return ExitUsageError;
   }
 
-  Expected<std::unique_ptr<Device>> device =
-      Device::open({options.backend, options.device, options.profile});
+  DeviceRequest request{options.backend, options.device, options.profile};
+  request.optimizeDeviceCode = !options.unoptimized;
+  Expected<std::unique_ptr<Device>> device = Device::open(request);
   if (!device) {
     reportError(device.error().message());
     return ExitDeviceError;

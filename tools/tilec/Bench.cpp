@@ -67,7 +67,7 @@ int runBench(const BenchOptions &options) {
       },
       [&](const Program &) -> std::optional<DeviceProfile> {
         if (int code = openRunDevice(*backend, options.device, options.profile,
-                                     prepared)) {
+                                     /*unoptimized=*/false, prepared)) {
           exitCode = code;
           return std::nullopt;
         }

@@ -100,9 +100,11 @@ struct DeviceProgram {
 };
 
 /// Opens the device of `backend` that `--device` and `--profile` choose,
-/// into `prepared`. Returns the exit code; errors are printed.
+/// into `prepared`, its driver to build unoptimized code when `unoptimized`.
+/// Returns the exit code; errors are printed.
 int openRunDevice(Backend backend, llvm::StringRef selector,
-                  llvm::StringRef profilePath, DeviceProgram &prepared);
+                  llvm::StringRef profilePath, bool unoptimized,
+                  DeviceProgram &prepared);
 
 /// The code a program compiled to run on `backend` needs: OpenCL C, or
 /// SPIR-V for Vulkan.
@@ -171,6 +173,8 @@ struct RunOptions {
   std::string profile;
   /// Print the most device memory the run held at once (`--memory-report`).
   bool memoryReport = false;
+  /// Build the device code unoptimized (`--no-driver-optimization`).
+  bool unoptimized = false;
   /// `--perturb N`, `--perturb-divisions`, `--flush-subnormals`: the
   /// reference's deliberate error, for differential testing.
   Perturbation perturbation;

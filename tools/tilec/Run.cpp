@@ -98,6 +98,9 @@ int runRun(const RunOptions &options) {
                   "reference only");
       return ExitUsageError;
     }
+  } else if (options.unoptimized) {
+    reportError("--no-driver-optimization applies to a device backend only");
+    return ExitUsageError;
   }
   std::unique_ptr<MemoryBuffer> source = readSourceFile(options.inputPath);
   if (!source)
@@ -122,7 +125,7 @@ int runRun(const RunOptions &options) {
           int code = getOutputNames(options, specialized, outputNames);
           if (!code)
             code = openRunDevice(*backend, options.device, options.profile,
-                                 prepared);
+                                 options.unoptimized, prepared);
           if (code) {
             exitCode = code;
             return std::nullopt;

@@ -135,9 +135,10 @@ std::optional<DeviceProfile> chooseTargetProfile(CompileBackend backend,
 }
 
 int openRunDevice(Backend backend, StringRef selector, StringRef profilePath,
-                  DeviceProgram &prepared) {
-  Expected<std::unique_ptr<Device>> device =
-      Device::open({backend, selector.str(), profilePath.str()});
+                  bool unoptimized, DeviceProgram &prepared) {
+  DeviceRequest request{backend, selector.str(), profilePath.str()};
+  request.optimizeDeviceCode = !unoptimized;
+  Expected<std::unique_ptr<Device>> device = Device::open(request);
   if (!device) {
     reportError(device.error().message());
     return ExitDeviceError;

@@ -42,7 +42,7 @@ struct Arguments {
   InputDataArguments inputData;
   OutputArguments outputs;
   std::string formerOutDir, runBackend = "opencl";
-  bool check = false, memoryReport = false;
+  bool check = false, memoryReport = false, unoptimized = false;
   Perturbation perturbation;
   // grad
   std::vector<std::string> wrt;
@@ -124,6 +124,7 @@ static void addRunCommand(CLI::App &app, Arguments &arguments) {
   run->add_flag("--check", arguments.check,
                 "Compare every output with the reference interpreter");
   addMemoryReportOption(*run, arguments.memoryReport);
+  addDriverOptimizationOption(*run, arguments.unoptimized);
   CLI::Option *perturb =
       run->add_option(
              "--perturb", arguments.perturbation.seed,
@@ -275,7 +276,7 @@ int main(int argc, char **argv) {
         arguments.inputPath,    arguments.entry,       arguments.argSpecs,
         arguments.inputData,    arguments.outputs,     arguments.runBackend,
         arguments.check,        arguments.device,      arguments.profile,
-        arguments.memoryReport, arguments.perturbation};
+        arguments.memoryReport, arguments.unoptimized, arguments.perturbation};
     return runRun(options);
   }
   if (app.got_subcommand("bench")) {

@@ -8,7 +8,7 @@ using namespace tilec;
 using namespace tilec::opencl;
 
 Expected<std::unique_ptr<Device>>
-Device::open(const DeviceDescriptor &descriptor) {
+Device::open(const DeviceDescriptor &descriptor, bool optimizeCode) {
   std::string deviceName = quoted(descriptor.profile.name);
   cl_context_properties properties[] = {
       CL_CONTEXT_PLATFORM,
@@ -28,7 +28,7 @@ Device::open(const DeviceDescriptor &descriptor) {
                                      deviceName);
   return std::unique_ptr<Device>(
       new Device(descriptor.device, std::move(context), std::move(queue),
-                 descriptor.profile));
+                 descriptor.profile, optimizeCode));
 }
 
 Expected<Buffer> Device::allocate(size_t bytes, std::string name) {

@@ -308,9 +308,10 @@ class Device {
 public:
   /// Opens the device of `descriptor`, which keeps `descriptor.profile`
   /// (possibly overridden) as the profile that launches are checked
-  /// against.
+  /// against. Without `optimizeCode`, programs are to be built with the
+  /// driver's optimizations off (getBundleBuildOptions asks optimizesCode).
   static Expected<std::unique_ptr<Device>>
-  open(const DeviceDescriptor &descriptor);
+  open(const DeviceDescriptor &descriptor, bool optimizeCode = true);
 
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
@@ -319,6 +320,7 @@ public:
   cl_device_id deviceHandle() const { return device; }
   cl_context context() const { return contextHandle.get(); }
   cl_command_queue queue() const { return queueHandle.get(); }
+  bool optimizesCode() const { return optimizeCode; }
 
   /// A read-write buffer of `bytes` (zero is allowed). Larger than the
   /// profile's largest allocation or global memory is an error found before
@@ -398,9 +400,11 @@ private:
                              const std::optional<NDRange> &local) const;
 
   Device(cl_device_id device, Handle<cl_context> context,
-         Handle<cl_command_queue> queue, DeviceProfile profile)
+         Handle<cl_command_queue> queue, DeviceProfile profile,
+         bool optimizeCode)
       : device(device), contextHandle(std::move(context)),
-        queueHandle(std::move(queue)), deviceProfile(std::move(profile)) {}
+        queueHandle(std::move(queue)), deviceProfile(std::move(profile)),
+        optimizeCode(optimizeCode) {}
 
   /// Checks that `bytes` at `offset` lie inside `buffer`, then enqueues
   /// the copy that `enqueue(event)` makes (a marker when `bytes` is 0, which
@@ -414,6 +418,7 @@ private:
   Handle<cl_context> contextHandle;
   Handle<cl_command_queue> queueHandle;
   DeviceProfile deviceProfile;
+  bool optimizeCode;
   /// Hashed on the build options, a NUL (which options cannot hold) and the
   /// source; the key is the exact pair, so distinct programs never collide.
   std::unordered_map<std::string, std::shared_ptr<const Program>> programCache;

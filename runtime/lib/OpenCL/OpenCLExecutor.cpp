@@ -106,6 +106,8 @@ std::string tilec::getBundleBuildOptions(const opencl::Device &device) {
                       sizeof single, &single, nullptr) == CL_SUCCESS &&
       (single & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT))
     options += " -cl-fp32-correctly-rounded-divide-sqrt";
+  if (!device.optimizesCode())
+    options += " -cl-opt-disable";
   return options;
 }
 

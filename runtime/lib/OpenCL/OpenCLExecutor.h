@@ -29,7 +29,8 @@ namespace tilec {
 
 /// The options a bundle's OpenCL C is built with on `device`: OpenCL C 1.2,
 /// no relaxed math, and correctly rounded f32 division and square root where
-/// the device offers them (OpenCL 1.2 otherwise allows 2.5 and 3 ulp).
+/// the device offers them (OpenCL 1.2 otherwise allows 2.5 and 3 ulp); with
+/// -cl-opt-disable where the device was opened so.
 std::string getBundleBuildOptions(const opencl::Device &device);
 
 class OpenCLExecutor final : public Executor {

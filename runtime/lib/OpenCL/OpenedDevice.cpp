@@ -88,7 +88,7 @@ openDevice(const DeviceRequest &request) {
   if (!chosen)
     return chosen.error();
   Expected<std::unique_ptr<opencl::Device>> device =
-      opencl::Device::open(*chosen);
+      opencl::Device::open(*chosen, request.optimizeDeviceCode);
   if (!device)
     return device.error();
   return std::unique_ptr<tilec::Device>(

@@ -35,7 +35,7 @@ void detail::destroy(VkDevice device, VkQueryPool object) {
 }
 
 Expected<std::unique_ptr<Device>>
-Device::open(const DeviceDescriptor &descriptor) {
+Device::open(const DeviceDescriptor &descriptor, bool optimizeCode) {
   std::string deviceName = quoted(descriptor.profile.name);
   if (!descriptor.computeQueueFamily)
     return Error("Vulkan device " + deviceName +
@@ -83,6 +83,7 @@ Device::open(const DeviceDescriptor &descriptor) {
   if (result != VK_SUCCESS)
     return driverFailure(result, "opening Vulkan device " + deviceName);
   std::unique_ptr<Device> device(new Device(descriptor, handle));
+  device->optimizeCode = optimizeCode;
   vkGetDeviceQueue(handle, *descriptor.computeQueueFamily, 0, &device->queue);
   vkGetPhysicalDeviceMemoryProperties(descriptor.physicalDevice,
                                       &device->memoryProperties);

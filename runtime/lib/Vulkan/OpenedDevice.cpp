@@ -74,7 +74,7 @@ openDevice(const DeviceRequest &request) {
   if (!chosen)
     return chosen.error();
   Expected<std::unique_ptr<vulkan::Device>> device =
-      vulkan::Device::open(*chosen);
+      vulkan::Device::open(*chosen, request.optimizeDeviceCode);
   if (!device)
     return device.error();
   return std::unique_ptr<tilec::Device>(

@@ -157,6 +157,8 @@ Expected<ComputePipeline> Device::createPipeline(const ShaderModule &module,
   std::string entryName(entry);
   auto info = makeStructure<VkComputePipelineCreateInfo>(
       VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
+  if (!optimizeCode)
+    info.flags = VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT;
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module.handle();

@@ -350,8 +350,10 @@ public:
   /// Opens the device of `descriptor`, which keeps `descriptor.profile`
   /// (possibly overridden) as the profile that allocations and launches are
   /// checked against. A device without a compute queue is an error.
+  /// Without `optimizeCode`, pipelines are created with the driver's
+  /// optimizations off (VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT).
   static Expected<std::unique_ptr<Device>>
-  open(const DeviceDescriptor &descriptor);
+  open(const DeviceDescriptor &descriptor, bool optimizeCode = true);
   ~Device();
   Device(const Device &) = delete;
   Device &operator=(const Device &) = delete;
@@ -437,6 +439,7 @@ private:
   VkCommandBuffer commandBuffer = VK_NULL_HANDLE;
   VkFence fence = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+  bool optimizeCode = true;
   VkPhysicalDeviceMemoryProperties memoryProperties = {};
   /// The staging buffer of the last write or read, kept for the next one
   /// when it holds at most kKeptStagingBytes.

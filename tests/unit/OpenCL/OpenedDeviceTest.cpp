@@ -122,6 +122,44 @@ TEST(OpenCLDeviceTest, AFailedChoiceSaysWhichKind) {
   EXPECT_EQ(profile.error().kind(), ErrorKind::InvalidArgument);
 }
 
+/// C = 1 where the program was built optimized, else 0, over 4 floats:
+/// clang-based compilers (PoCL's) define __OPTIMIZE__ unless built with
+/// -cl-opt-disable.
+Bundle optimizedFlagBundle() {
+  Bundle bundle;
+  bundle.function = "optimized";
+  bundle.kernels = {{"optimized", "optimized.tile:2:3", 4, 4}};
+  bundle.openclSource = R"(
+kernel void optimized(global float *c) {
+#ifdef __OPTIMIZE__
+  c[get_global_id(0)] = 1.0f;
+#else
+  c[get_global_id(0)] = 0.0f;
+#endif
+}
+)";
+  bundle.buffers = {{"C", Kind::Output, DType::F32, {4}, std::nullopt}};
+  bundle.outputs = {0};
+  bundle.launches = {launch1D(0, 4, 4, {0})};
+  signKernels(bundle);
+  return bundle;
+}
+
+TEST(OpenCLDeviceTest, BuildsUnoptimizedWhenAsked) {
+  for (bool optimize : {true, false}) {
+    DeviceRequest request = openclRequest();
+    request.optimizeDeviceCode = optimize;
+    Expected<std::unique_ptr<Device>> device = Device::open(request);
+    ASSERT_TRUE(device) << device.error().message();
+    Expected<std::unique_ptr<Executor>> executor =
+        (*device)->prepare(optimizedFlagBundle(), "optimized");
+    ASSERT_TRUE(executor) << executor.error().message();
+    Expected<BundleRun> run = (*executor)->run({});
+    ASSERT_TRUE(run) << run.error().message();
+    EXPECT_EQ(run->outputs[0].getDouble(3), optimize ? 1.0 : 0.0);
+  }
+}
+
 TEST(OpenCLDeviceTest, PreparesFromTheDriversBinary) {
   Expected<std::unique_ptr<Device>> device = Device::open(openclRequest());
   ASSERT_TRUE(device) << device.error().message();

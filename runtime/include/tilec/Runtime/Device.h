@@ -40,6 +40,12 @@ struct DeviceRequest {
   /// A JSON object of profile fields, applied after profilePath; empty for
   /// none.
   std::string profileOverrides;
+  /// Whether the driver's compiler optimizes the device code. Off builds
+  /// OpenCL C with -cl-opt-disable and creates Vulkan pipelines with
+  /// VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT: slower kernels, to tell a
+  /// miscompile of the driver's optimizer from one of tilec's
+  /// (docs/testing.md).
+  bool optimizeDeviceCode = true;
 };
 
 /// One device of a backend, as the driver reports it; nothing is opened.
