@@ -236,19 +236,43 @@ static void keepSignOfZero(ImplicitLocOpBuilder &b, Operation *op) {
   replaceUsesBut(op, b.create<arith::SelectOp>(isZero, x, op->getResult(0)));
 }
 
-/// GLSL.std.450's Sinh is as accurate as (e^x - e^-x) / 2, which cancels
-/// near 0: lavapipe's sinh(5.96e-8) was 8.9e-8, and gave sinh(-0) as +0, so
-/// 1 / sinh(-0) was +inf (difftest seeds 21500852, 20002567). Below |x| =
-/// 2^-5 the Taylor polynomial x (1 + x^2/6 + x^4/120) takes over: its
-/// truncation is below 2e-13 relative, and it keeps a zero's sign; above,
-/// the formula's error is below 4e-6 relative.
-static void expandSinhNearZero(ImplicitLocOpBuilder &b, Operation *op) {
+/// GLSL.std.450's Sinh and Cosh are as accurate as (e^x - e^-x) / 2 and
+/// (e^x + e^-x) / 2, and so is what lavapipe and NVIDIA compute. Two ranges
+/// of f32 and f16 take another formula:
+/// - Near 0, sinh cancels: lavapipe's sinh(5.96e-8) was 8.9e-8, and
+///   sinh(-0) +0, so 1 / sinh(-0) was +inf (difftest seeds 21500852,
+///   20002567). Below |x| = 2^-5 sinh is the Taylor polynomial
+///   x (1 + x^2/6 + x^4/120): its truncation is below 2e-13 relative, and it
+///   keeps a zero's sign; above, the formula's error is below 4e-6 relative.
+/// - Near overflow, e^|x| overflows first: cosh(89) is 2.2e38, but e^89 is
+///   past the f32 range, and both devices gave inf (seed 31052678). Above
+///   |x| = 64 (f16: 8), where e^-|x| is below the last bit, the magnitude is
+///   (e^(|x|/2) / 2) e^(|x|/2), which overflows only where the result does.
+static void expandHyperbolic(ImplicitLocOpBuilder &b, Operation *op) {
   Value x = op->getOperand(0);
+  Value formula = op->getResult(0);
+  SmallVector<OpOperand *> uses =
+      llvm::to_vector(llvm::make_pointer_range(formula.getUses()));
   b.setInsertionPointAfter(op);
   FloatBuilder f(b, x.getType());
-  Value series = f.mul(x, f.polynomial(f.mul(x, x), {1.0 / 120, 1.0 / 6, 1}));
-  Value small = f.cmp(arith::CmpFPredicate::OLT, f.abs(x), f.constant(0x1p-5));
-  replaceUsesBut(op, f.select(small, series, op->getResult(0)));
+  bool isSinh = isa<math::SinhOp>(op);
+  Value magnitude = f.abs(x);
+  Value root = b.create<math::ExpOp>(f.mul(magnitude, f.constant(0.5)));
+  Value large = f.mul(f.mul(root, f.constant(0.5)), root);
+  if (isSinh)
+    large = b.create<math::CopySignOp>(large, x);
+  double overflowing = getElementTypeOrSelf(x.getType()).isF16() ? 8.0 : 64.0;
+  Value result = f.select(
+      f.cmp(arith::CmpFPredicate::OGT, magnitude, f.constant(overflowing)),
+      large, formula);
+  if (isSinh) {
+    Value series = f.mul(x, f.polynomial(f.mul(x, x), {1.0 / 120, 1.0 / 6, 1}));
+    Value small =
+        f.cmp(arith::CmpFPredicate::OLT, magnitude, f.constant(0x1p-5));
+    result = f.select(small, series, result);
+  }
+  for (OpOperand *use : uses)
+    use->set(result);
 }
 
 /// Each builtin rewritten once, by walking: the expansions contain the ops
@@ -273,8 +297,8 @@ static void expandMath(gpu::GPUModuleOp kernels) {
       replacement = expandIntegerAbs(b, abs.getOperand());
     else if (isa<math::AsinOp, math::AcosOp, math::AtanOp>(op))
       replacement = expandInverseTrigonometric(b, op);
-    else if (isa<math::SinhOp>(op) && !isF64(op))
-      expandSinhNearZero(b, op);
+    else if (isa<math::SinhOp, math::CoshOp>(op) && !isF64(op))
+      expandHyperbolic(b, op);
     else if (isa<math::ErfOp>(op) && !isF64(op))
       keepSignOfZero(b, op);
     else

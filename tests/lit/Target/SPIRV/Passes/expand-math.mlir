@@ -67,28 +67,50 @@ module {
       gpu.return
     }
 
-    // f32 sinh: GLSL's Sinh cancels near 0, so below |x| = 2^-5 the Taylor
-    // polynomial x (1 + x^2/6 + x^4/120) is selected; erf passes a zero
-    // through, keeping its sign.
-    // CHECK-LABEL: gpu.func @near_zero
+    // f32 sinh and cosh: GLSL's Sinh cancels near 0, so below |x| = 2^-5
+    // the Taylor polynomial x (1 + x^2/6 + x^4/120) is selected; GLSL's
+    // e^|x| overflows before sinh and cosh do, so above |x| = 64 the
+    // magnitude is (e^(|x|/2) / 2) e^(|x|/2), with sinh's sign; erf passes a
+    // zero through, keeping its sign.
+    // CHECK-LABEL: gpu.func @hyperbolic_and_erf
     // CHECK: %[[SINH:.*]] = math.sinh %[[X:[^ ]*]] : f32
+    // CHECK: %[[MAGNITUDE:.*]] = math.absf %[[X]] : f32
+    // CHECK: %[[HALF:.*]] = arith.mulf %[[MAGNITUDE]], %{{.*}} : f32
+    // CHECK: %[[ROOT:.*]] = math.exp %[[HALF]] : f32
+    // CHECK: %[[HALVED:.*]] = arith.mulf %[[ROOT]], %{{.*}} : f32
+    // CHECK: %[[LARGE:.*]] = arith.mulf %[[HALVED]], %[[ROOT]] : f32
+    // CHECK: %[[SIGNED:.*]] = math.copysign %[[LARGE]], %[[X]] : f32
+    // CHECK: %[[BIG:.*]] = arith.cmpf ogt, %[[MAGNITUDE]], %{{.*}} : f32
+    // CHECK: %[[ABOVE:.*]] = arith.select %[[BIG]], %[[SIGNED]], %[[SINH]] : f32
     // CHECK: %[[SQUARE:.*]] = arith.mulf %[[X]], %[[X]] : f32
     // CHECK: %[[SERIES:.*]] = arith.mulf %[[X]], %{{.*}} : f32
-    // CHECK: %[[MAGNITUDE:.*]] = math.absf %[[X]] : f32
     // CHECK: %[[SMALL:.*]] = arith.cmpf olt, %[[MAGNITUDE]], %{{.*}} : f32
-    // CHECK: %[[RESULT:.*]] = arith.select %[[SMALL]], %[[SERIES]], %[[SINH]] : f32
+    // CHECK: %[[RESULT:.*]] = arith.select %[[SMALL]], %[[SERIES]], %[[ABOVE]] : f32
     // CHECK: %[[ERF:.*]] = math.erf %[[X]] : f32
     // CHECK: %[[ZERO:.*]] = arith.cmpf oeq, %[[X]], %{{.*}} : f32
     // CHECK: %[[KEPT:.*]] = arith.select %[[ZERO]], %[[X]], %[[ERF]] : f32
+    // CHECK: %[[COSH:.*]] = math.cosh %[[X]] : f32
+    // CHECK: %[[CMAGNITUDE:.*]] = math.absf %[[X]] : f32
+    // CHECK: %[[CHALF:.*]] = arith.mulf %[[CMAGNITUDE]], %{{.*}} : f32
+    // CHECK: %[[CROOT:.*]] = math.exp %[[CHALF]] : f32
+    // CHECK: %[[CHALVED:.*]] = arith.mulf %[[CROOT]], %{{.*}} : f32
+    // CHECK: %[[CLARGE:.*]] = arith.mulf %[[CHALVED]], %[[CROOT]] : f32
+    // CHECK-NOT: math.copysign
+    // CHECK: %[[CBIG:.*]] = arith.cmpf ogt, %[[CMAGNITUDE]], %{{.*}} : f32
+    // CHECK: %[[CRESULT:.*]] = arith.select %[[CBIG]], %[[CLARGE]], %[[COSH]] : f32
     // CHECK: memref.store %[[RESULT]]
     // CHECK: memref.store %[[KEPT]]
-    gpu.func @near_zero(%x: f32, %out: memref<2xf32>) kernel {
+    // CHECK: memref.store %[[CRESULT]]
+    gpu.func @hyperbolic_and_erf(%x: f32, %out: memref<3xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
       %s = math.sinh %x : f32
       %e = math.erf %x : f32
-      memref.store %s, %out[%c0] : memref<2xf32>
-      memref.store %e, %out[%c1] : memref<2xf32>
+      %c = math.cosh %x : f32
+      memref.store %s, %out[%c0] : memref<3xf32>
+      memref.store %e, %out[%c1] : memref<3xf32>
+      memref.store %c, %out[%c2] : memref<3xf32>
       gpu.return
     }
   }
