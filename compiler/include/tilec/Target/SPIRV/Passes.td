@@ -199,6 +199,21 @@ def SPIRVRemaindersFromQuotientsPass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def SPIRVNarrowExtendedComparisonsPass
+    : Pass<"tilec-spirv-narrow-extended-comparisons", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Compare a sign extension with a constant in the narrow type";
+  let description = [{
+    Rewrites a signed or equality `arith.cmpi` of an `arith.extsi` and a
+    constant to the comparison of the narrow value with the constant
+    truncated, where the constant fits the narrow type, or to the constant
+    result where it does not: the same value. lavapipe (Mesa 22.3) compared
+    an i32 sign-extended to i64 with a constant as if it were unsigned:
+    `as_int(B, 64) > 7` was true for B = -1, so `relu(as_int(B, 64))` kept
+    -1 (difftest seed 22001178).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def SPIRVKeepInfinityOperandsExactPass
     : Pass<"tilec-spirv-keep-infinity-operands-exact", "mlir::gpu::GPUModuleOp"> {
   let summary = "Rewrite float max and min into forms that MLIR 19 folds "

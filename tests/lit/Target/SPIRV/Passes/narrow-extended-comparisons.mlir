@@ -1,0 +1,60 @@
+// tilec-spirv-narrow-extended-comparisons: a signed or equality comparison
+// of a sign extension with a constant compares the narrow value with the
+// constant truncated (either operand order); a constant outside the narrow
+// range gives the result itself. Unsigned comparisons, and comparisons with
+// a value that is not a constant, stay.
+// RUN: tile-opt --tilec-spirv-narrow-extended-comparisons %s | FileCheck %s
+
+module {
+  gpu.module @kernels {
+    // CHECK-LABEL: gpu.func @compare
+    // CHECK-SAME: (%[[X:.*]]: i32, %[[Y:.*]]: i64, %[[OUT:.*]]: memref<7xi1>)
+    // CHECK: %[[WIDE:.*]] = arith.extsi %[[X]] : i32 to i64
+    // CHECK: %[[SEVEN:.*]] = arith.constant 7 : i32
+    // CHECK: %[[GT:.*]] = arith.cmpi sgt, %[[X]], %[[SEVEN]] : i32
+    // CHECK: %[[MINUS:.*]] = arith.constant -3 : i32
+    // CHECK: %[[LT:.*]] = arith.cmpi sgt, %[[X]], %[[MINUS]] : i32
+    // CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+    // CHECK: %[[EQ:.*]] = arith.cmpi eq, %[[X]], %[[ZERO]] : i32
+    // CHECK: %[[ABOVE:.*]] = arith.constant true
+    // CHECK: %[[BELOW:.*]] = arith.constant false
+    // CHECK: %[[U:.*]] = arith.cmpi ugt, %[[WIDE]], %{{.*}} : i64
+    // CHECK: %[[V:.*]] = arith.cmpi sgt, %[[WIDE]], %[[Y]] : i64
+    // CHECK: memref.store %[[GT]], %[[OUT]]
+    // CHECK: memref.store %[[LT]], %[[OUT]]
+    // CHECK: memref.store %[[EQ]], %[[OUT]]
+    // CHECK: memref.store %[[ABOVE]], %[[OUT]]
+    // CHECK: memref.store %[[BELOW]], %[[OUT]]
+    // CHECK: memref.store %[[U]], %[[OUT]]
+    // CHECK: memref.store %[[V]], %[[OUT]]
+    gpu.func @compare(%x: i32, %y: i64, %out: memref<7xi1>) kernel {
+      %wide = arith.extsi %x : i32 to i64
+      %c7 = arith.constant 7 : i64
+      %cm3 = arith.constant -3 : i64
+      %c0 = arith.constant 0 : i64
+      %huge = arith.constant 5000000000 : i64
+      %gt = arith.cmpi sgt, %wide, %c7 : i64
+      %lt = arith.cmpi slt, %cm3, %wide : i64
+      %eq = arith.cmpi eq, %wide, %c0 : i64
+      %above = arith.cmpi slt, %wide, %huge : i64
+      %below = arith.cmpi sge, %wide, %huge : i64
+      %u = arith.cmpi ugt, %wide, %c7 : i64
+      %v = arith.cmpi sgt, %wide, %y : i64
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i3 = arith.constant 3 : index
+      %i4 = arith.constant 4 : index
+      %i5 = arith.constant 5 : index
+      %i6 = arith.constant 6 : index
+      memref.store %gt, %out[%i0] : memref<7xi1>
+      memref.store %lt, %out[%i1] : memref<7xi1>
+      memref.store %eq, %out[%i2] : memref<7xi1>
+      memref.store %above, %out[%i3] : memref<7xi1>
+      memref.store %below, %out[%i4] : memref<7xi1>
+      memref.store %u, %out[%i5] : memref<7xi1>
+      memref.store %v, %out[%i6] : memref<7xi1>
+      gpu.return
+    }
+  }
+}
