@@ -261,7 +261,7 @@ Schedule scheduleOneItemPerElement(int64_t elements, int64_t registers,
                                    const DeviceProfile &profile);
 
 /// Whether kernels access `storageType` (a buffer's element type) with
-/// vectors: f32, f64 and the integers (not f16/bf16, docs/kernel-ir.md).
+/// vectors: f16, f32, f64 and the integers (not bf16, docs/kernel-ir.md).
 bool hasVectorAccess(mlir::Type storageType);
 
 /// The values the per-element kernel of `group` loads, each once: the

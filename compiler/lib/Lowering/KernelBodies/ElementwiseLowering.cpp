@@ -5,7 +5,7 @@
 // loads the operands that lie in place in their buffers as one vector each
 // (where their type has vectors), evaluates every fused op at each of its
 // elements, and stores each stored value as one vector; broadcast operands,
-// f16/bf16 and the last, partial step are scalar. The one-work-item-per-
+// bf16 and the last, partial step are scalar. The one-work-item-per-
 // element schedules of contractions share the linear id below.
 //
 //===----------------------------------------------------------------------===//

@@ -29,7 +29,7 @@ using namespace tilec::lowering;
 constexpr int64_t kResidentItemsPerComputeUnit = 2048;
 
 bool lowering::hasVectorAccess(Type storageType) {
-  if (storageType.isF32() || storageType.isF64())
+  if (storageType.isF16() || storageType.isF32() || storageType.isF64())
     return true;
   return storageType.isSignlessInteger() &&
          llvm::is_contained({8u, 16u, 32u, 64u},
@@ -178,15 +178,16 @@ Schedule lowering::schedulePerElement(const KernelGroup &group,
   if (width > 1)
     why += "steps of " + std::to_string(width) + " consecutive elements" +
            narrowed + ", " + std::to_string(walk.vectorAccesses) + " of " +
-           std::to_string(accesses) +
-           " accesses as one vector each (GPU: 16 bytes, one 128-bit access, "
-           "per operand; broadcast operands and f16/bf16 stay scalar)";
+           std::to_string(accesses) + " accesses as one vector each (GPU: " +
+           std::to_string(width * widest) +
+           " bytes of the widest type, one access, per operand; broadcast "
+           "operands and bf16 stay scalar)";
   else if (!gpu)
     why += "scalar steps (not a GPU: a CPU's OpenCL compiler vectorises "
            "across work-items)";
   else
     why += "scalar steps (no access in place has vectors: broadcast operands "
-           "and f16/bf16 have none)";
+           "and bf16 have none)";
   int64_t launched = schedule.numGroups[0];
   if (walk.groupSteps == 0)
     why += "; " + std::to_string(launched) +

@@ -116,6 +116,8 @@ private:
   /// The buffer expression that vload_half/vstore_half take for an f16
   /// memref (local f16 arrays are stored as ushort).
   std::string halfPointer(mlir::Value memref);
+  /// `memref` offset by `index`, as vloada_half/vstorea_half take it.
+  std::string halfElementPointer(mlir::Value memref, mlir::Value index);
   llvm::raw_ostream &indent();
 
   //===--- Expressions (OpenCLExpressions.cpp) ----------------------------===//

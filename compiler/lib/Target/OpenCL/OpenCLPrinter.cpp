@@ -52,13 +52,19 @@ bool isCIdentifier(StringRef name) {
                       [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
-/// Whether every use of `value` is as the value that a memref.store stores.
+/// Whether every use of `value` is as the value that a store stores: a
+/// memref.store's, or an element of a vector.from_elements whose every use
+/// is a vector.store's value.
 bool isOnlyStored(Value value) {
   return !value.use_empty() &&
          llvm::all_of(value.getUses(), [](OpOperand &use) {
-           auto store = dyn_cast<memref::StoreOp>(use.getOwner());
-           return store && use.get() == store.getValueToStore() &&
-                  use.getOperandNumber() == 0;
+           Operation *user = use.getOwner();
+           if (auto build = dyn_cast<vector::FromElementsOp>(user))
+             return llvm::all_of(build->getUses(), [](OpOperand &vectorUse) {
+               return isa<vector::StoreOp>(vectorUse.getOwner()) &&
+                      vectorUse.getOperandNumber() == 0;
+             });
+           return isa<memref::StoreOp>(user) && use.getOperandNumber() == 0;
          });
 }
 

@@ -23,10 +23,10 @@ unsigned KernelPrinter::integerWidth(Type type) const {
 }
 
 /// Whether the kernel IR has vectors of `element`: the C types that
-/// OpenCL C has vectors of and that values of the kernel IR are held in
-/// as they are (not f16/bf16, which are floats in C, nor i1 or index).
+/// OpenCL C has vectors of, and f16, whose vectors are held as float
+/// vectors as its values are floats (not bf16, i1 or index).
 static bool isVectorElement(Type element) {
-  if (element.isF32() || element.isF64())
+  if (element.isF16() || element.isF32() || element.isF64())
     return true;
   return element.isSignlessInteger() &&
          llvm::is_contained({8u, 16u, 32u, 64u},
@@ -40,7 +40,8 @@ FailureOr<std::string> KernelPrinter::valueType(Location loc, Type type) {
         !isVectorElement(vector.getElementType()))
       return emitError(loc) << "type " << type
                             << " is not part of the kernel IR (vectors have "
-                               "2 or 4 elements of f32, f64 or i8 to i64)";
+                               "2 or 4 elements of f16, f32, f64 or i8 to "
+                               "i64)";
     FailureOr<std::string> element = valueType(loc, vector.getElementType());
     if (failed(element))
       return failure();

@@ -8,7 +8,10 @@
 // vectors are declared aligned to the vector: so the access is aligned, and
 // a compiler emits one wide load (a 128-bit LDG/LDS on NVIDIA). vloadn would
 // only promise element alignment, which compilers that cannot prove more
-// split into scalar loads. vector.from_elements is the vector literal
+// split into scalar loads. An f16 vector is a float vector in C, as an f16
+// value is a float: it moves through `vloada_half4(0, arg0 + i)` and
+// `vstorea_half4_rte(v, 0, arg0 + i)`, whose aligned forms promise the
+// vector's alignment too. vector.from_elements is the vector literal
 // `(float4)(a, b, c, d)`.
 //
 //===----------------------------------------------------------------------===//
@@ -40,8 +43,22 @@ FailureOr<std::string> KernelPrinter::vectorPointer(Operation *op, Value memref,
          operand(memref) + " + " + operand(indices.front()) + ")";
 }
 
+std::string KernelPrinter::halfElementPointer(Value memref, Value index) {
+  return "(" + halfPointer(memref) + " + " + operand(index) + ")";
+}
+
 LogicalResult KernelPrinter::printVectorLoad(Operation *op) {
   auto load = cast<vector::LoadOp>(op);
+  VectorType type = load.getVectorType();
+  if (type.getElementType().isF16() && load.getIndices().size() == 1) {
+    if (failed(valueType(op->getLoc(), type)))
+      return failure();
+    return declare(load, "vloada_half" + std::to_string(type.getNumElements()) +
+                             "(0, " +
+                             halfElementPointer(load.getBase(),
+                                                load.getIndices().front()) +
+                             ")");
+  }
   FailureOr<std::string> pointer =
       vectorPointer(op, load.getBase(), load.getIndices(), load.getVectorType(),
                     /*isConst=*/true);
@@ -52,6 +69,16 @@ LogicalResult KernelPrinter::printVectorLoad(Operation *op) {
 
 LogicalResult KernelPrinter::printVectorStore(Operation *op) {
   auto store = cast<vector::StoreOp>(op);
+  VectorType type = store.getVectorType();
+  if (type.getElementType().isF16() && store.getIndices().size() == 1) {
+    if (failed(valueType(op->getLoc(), type)))
+      return failure();
+    indent() << "vstorea_half" << type.getNumElements() << "_rte("
+             << operand(store.getValueToStore()) << ", 0, "
+             << halfElementPointer(store.getBase(), store.getIndices().front())
+             << ");\n";
+    return success();
+  }
   FailureOr<std::string> pointer = vectorPointer(
       op, store.getBase(), store.getIndices(), store.getVectorType(),
       /*isConst=*/false);

@@ -33,9 +33,9 @@ using namespace mlir;
 using namespace tilec;
 
 /// Whether SPIR-V stores vectors of `element` as the kernel IR's scalars
-/// (f16 and bf16, which the kernel IR has no vectors of, are left out).
+/// (bf16, which the kernel IR has no vectors of, is left out).
 static bool hasStorageVectors(Type element) {
-  return element.isF32() || element.isF64() ||
+  return element.isF16() || element.isF32() || element.isF64() ||
          llvm::any_of(ArrayRef<unsigned>{8, 16, 32, 64}, [&](unsigned width) {
            return element.isSignlessInteger(width);
          });

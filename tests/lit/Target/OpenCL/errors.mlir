@@ -63,7 +63,7 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 
 // -----
 
-// Vectors: 2 or 4 elements of f32, f64 or i8 to i64 (the widths SPIR-V for
+// Vectors: 2 or 4 elements of f16, f32, f64 or i8 to i64 (the widths SPIR-V for
 // Vulkan has too); no arithmetic, constant positions only, no buffers of
 // vectors.
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -75,7 +75,7 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
     }
   }
 }
-// CHECK: error: type 'vector<3xf32>' is not part of the kernel IR (vectors have 2 or 4 elements of f32, f64 or i8 to i64)
+// CHECK: error: type 'vector<3xf32>' is not part of the kernel IR (vectors have 2 or 4 elements of f16, f32, f64 or i8 to i64)
 
 // -----
 
@@ -94,14 +94,14 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
   gpu.module @kernels {
-    gpu.func @k(%a: memref<8xf16>) kernel {
+    gpu.func @k(%a: memref<8xbf16>) kernel {
       %c0 = arith.constant 0 : index
-      %v = vector.load %a[%c0] : memref<8xf16>, vector<4xf16>
+      %v = vector.load %a[%c0] : memref<8xbf16>, vector<4xbf16>
       gpu.return
     }
   }
 }
-// CHECK: error: type 'vector<4xf16>' is not part of the kernel IR
+// CHECK: error: type 'vector<4xbf16>' is not part of the kernel IR
 
 // -----
 

@@ -49,6 +49,15 @@ module {
       memref.store %y, %out[%i] : memref<64xf32>
       gpu.return
     }
+
+    gpu.func @halves(%in: memref<64xf16>, %out: memref<64xf16>) kernel {
+      %t = gpu.thread_id x
+      %c4 = arith.constant 4 : index
+      %i = arith.muli %t, %c4 : index
+      %v = vector.load %in[%i] : memref<64xf16>, vector<4xf16>
+      vector.store %v, %out[%i] : memref<64xf16>, vector<4xf16>
+      gpu.return
+    }
   }
 }
 
@@ -96,3 +105,9 @@ module {
 // CHECK: %[[XC:.*]] = arith.remui %[[J]], %{{.*}} : index
 // CHECK: memref.load %[[TILE]][%[[XR]], %[[XC]]] : memref<16x4xf32, 3>
 // CHECK: memref.store %{{.*}}, %[[OUT]][%[[I]]] : memref<64xf32>
+
+// f16 buffers too, as the per-element schedule's f16 vectors need.
+// CHECK-LABEL: gpu.func @halves
+// CHECK-SAME: (%[[HIN:.*]]: memref<16xvector<4xf16>>, %[[HOUT:.*]]: memref<16xvector<4xf16>>)
+// CHECK: %[[HV:.*]] = memref.load %[[HIN]][%{{.*}}] : memref<16xvector<4xf16>>
+// CHECK: memref.store %[[HV]], %[[HOUT]][%{{.*}}] : memref<16xvector<4xf16>>
