@@ -37,7 +37,7 @@ class Workload:
         self.name = name
         self.group = group  # "compute" (TFLOP/s) or "memory" (GB/s) or "network" (ms)
         self.tile = tile
-        self.inputs = inputs  # [(name, shape)]
+        self.inputs = inputs  # [(name, shape)] or [(name, shape, dtype)], f32 by default
         self.flops = flops
         self.bytes_moved = bytes_moved
         self.torch_fn = torch_fn  # torch module -> (setup -> callable)
@@ -163,8 +163,8 @@ def workloads(quick):
 
     n28 = 1 << 24 if quick else 1 << 28
 
-    def vec(torch, count, fn):
-        xs = [torch.randn(n28, device="cuda") for _ in range(count)]
+    def vec(torch, count, fn, dtype="float32"):
+        xs = [torch.randn(n28, device="cuda", dtype=getattr(torch, dtype)) for _ in range(count)]
         return lambda: fn(*xs)
     rows.append(Workload("copy 2^%d" % (n28.bit_length() - 1), "memory", "copy.tile", [("X", [n28])],
                          bytes_moved=8.0 * n28,
@@ -177,6 +177,12 @@ def workloads(quick):
     rows.append(Workload("5-op chain 2^%d" % (n28.bit_length() - 1), "memory", "chain5.tile",
                          [("X", [n28])], bytes_moved=8.0 * n28,
                          torch_fn=lambda t: vec(t, 1, lambda x: t.relu(x * 0.5 + 1.0) * x - 2.0)))
+    rows.append(Workload("add f16 2^%d" % (n28.bit_length() - 1), "memory", "add.tile",
+                         [("A", [n28], "f16"), ("B", [n28], "f16")], bytes_moved=6.0 * n28,
+                         torch_fn=lambda t: vec(t, 2, lambda a, b: a + b, "float16")))
+    rows.append(Workload("cast f32 to f16 2^%d" % (n28.bit_length() - 1), "memory",
+                         "cast_f16.tile", [("X", [n28])], bytes_moved=6.0 * n28,
+                         torch_fn=lambda t: vec(t, 1, lambda x: x.half())))
     for e in ([20, 24] if quick else [20, 24, 28]):
         rows.append(Workload("sum 2^%d" % e, "memory", "sum.tile", [("A", [1 << e])],
                              bytes_moved=4.0 * (1 << e),
@@ -257,7 +263,7 @@ def run(cmd, timeout):
 def tilec_time(args, w, backend):
     """The sum of the kernels' median times in ms (tilec bench's `total` line), or an error string."""
     cmd = [args.tilec, "bench", os.path.join(WORKLOADS, w.tile), "--repeat=%d" % args.repeat]
-    cmd += [shape_arg(n, s) for n, s in w.inputs]
+    cmd += [shape_arg(*spec) for spec in w.inputs]
     if backend == "vulkan":
         cmd.append("--backend=vulkan")
     if args.device:
