@@ -29,17 +29,11 @@ using namespace tilec;
 /// Whether `predicate` compares as signed integers or for equality, which
 /// a sign extension preserves.
 static bool keepsSignExtension(arith::CmpIPredicate predicate) {
-  switch (predicate) {
-  case arith::CmpIPredicate::eq:
-  case arith::CmpIPredicate::ne:
-  case arith::CmpIPredicate::slt:
-  case arith::CmpIPredicate::sle:
-  case arith::CmpIPredicate::sgt:
-  case arith::CmpIPredicate::sge:
-    return true;
-  default:
-    return false;
-  }
+  using arith::CmpIPredicate;
+  return llvm::is_contained({CmpIPredicate::eq, CmpIPredicate::ne,
+                             CmpIPredicate::slt, CmpIPredicate::sle,
+                             CmpIPredicate::sgt, CmpIPredicate::sge},
+                            predicate);
 }
 
 /// `predicate` with its operands exchanged: a < b is b > a.
@@ -58,9 +52,9 @@ static arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
   }
 }
 
-/// The narrow comparison, or constant, that `compare` (of `extended`, a
-/// sign extension, and the constant `bound`, in that order) means; null
-/// where it is not of that form.
+/// The narrow comparison, or constant, that `predicate` of `extended` (a
+/// sign extension) and `bound` (a constant), in that order, means; null
+/// where they are not of that form.
 static Value narrowComparison(ImplicitLocOpBuilder &b,
                               arith::CmpIPredicate predicate, Value extended,
                               Value bound) {
@@ -75,25 +69,10 @@ static Value narrowComparison(ImplicitLocOpBuilder &b,
         b.getIntegerAttr(narrow.getType(), wide.trunc(bits)));
     return b.create<arith::CmpIOp>(predicate, narrow, constant);
   }
-  // Every narrow value lies on one side of the bound.
-  bool above = wide.isNegative();
-  bool result;
-  switch (predicate) {
-  case arith::CmpIPredicate::eq:
-    result = false;
-    break;
-  case arith::CmpIPredicate::ne:
-    result = true;
-    break;
-  case arith::CmpIPredicate::sgt:
-  case arith::CmpIPredicate::sge:
-    result = above;
-    break;
-  default:
-    result = !above;
-    break;
-  }
-  return b.create<arith::ConstantOp>(b.getBoolAttr(result));
+  // Every narrow value lies on one side of the bound: any one decides.
+  APInt someValue = APInt::getSignedMinValue(bits).sext(wide.getBitWidth());
+  return b.create<arith::ConstantOp>(
+      b.getBoolAttr(arith::applyCmpPredicate(predicate, someValue, wide)));
 }
 
 namespace {
