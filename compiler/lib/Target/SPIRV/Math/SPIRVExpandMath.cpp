@@ -275,6 +275,30 @@ static void expandHyperbolic(ImplicitLocOpBuilder &b, Operation *op) {
     use->set(result);
 }
 
+/// lavapipe's f32 Log of a subnormal was log(2^-127) = -88.03 whatever the
+/// value (log(1.4e-45) is -103.28; difftest seeds 22102045, 22102247): it
+/// reads the exponent field as a normal number's. Vulkan lets a device
+/// without DenormPreserve flush the operand, which would give -inf, but not
+/// that. A positive subnormal is scaled by 2^24 first, exactly, and 24 ln 2
+/// subtracted from its logarithm; on a device that flushes it, the scaled
+/// operand is 0 as well, and the result -inf.
+static void expandLogOfSubnormals(ImplicitLocOpBuilder &b, Operation *op) {
+  Value x = op->getOperand(0);
+  Value formula = op->getResult(0);
+  SmallVector<OpOperand *> uses =
+      llvm::to_vector(llvm::make_pointer_range(formula.getUses()));
+  b.setInsertionPointAfter(op);
+  FloatBuilder f(b, x.getType());
+  Value scaled = b.create<math::LogOp>(f.mul(x, f.constant(0x1p24)));
+  Value shifted = f.sub(scaled, f.constant(24 * llvm::numbers::ln2));
+  Value positive = f.cmp(arith::CmpFPredicate::OGT, x, f.constant(0));
+  Value belowNormal = f.cmp(arith::CmpFPredicate::OLT, x, f.constant(0x1p-126));
+  Value subnormal = b.create<arith::AndIOp>(positive, belowNormal);
+  Value result = f.select(subnormal, shifted, formula);
+  for (OpOperand *use : uses)
+    use->set(result);
+}
+
 /// Each builtin rewritten once, by walking: the expansions contain the ops
 /// they replace.
 static void expandMath(gpu::GPUModuleOp kernels) {
@@ -301,6 +325,8 @@ static void expandMath(gpu::GPUModuleOp kernels) {
       expandHyperbolic(b, op);
     else if (isa<math::ErfOp>(op) && !isF64(op))
       keepSignOfZero(b, op);
+    else if (isa<math::LogOp>(op) && isF32(op))
+      expandLogOfSubnormals(b, op);
     else
       replacement = expandF64Builtin(b, op);
     if (!replacement)

@@ -113,5 +113,24 @@ module {
       memref.store %c, %out[%c2] : memref<3xf32>
       gpu.return
     }
+
+    // f32 log: lavapipe's GLSL Log of a subnormal was log(2^-127), so a
+    // positive subnormal is scaled by 2^24 and 24 ln 2 subtracted.
+    // CHECK-LABEL: gpu.func @log_of_subnormals
+    // CHECK: %[[LOG:.*]] = math.log %[[LX:[^ ]*]] : f32
+    // CHECK: %[[SCALED:.*]] = arith.mulf %[[LX]], %{{.*}} : f32
+    // CHECK: %[[SCALEDLOG:.*]] = math.log %[[SCALED]] : f32
+    // CHECK: %[[SHIFTED:.*]] = arith.subf %[[SCALEDLOG]], %{{.*}} : f32
+    // CHECK: %[[POSITIVE:.*]] = arith.cmpf ogt, %[[LX]], %{{.*}} : f32
+    // CHECK: %[[BELOW:.*]] = arith.cmpf olt, %[[LX]], %{{.*}} : f32
+    // CHECK: %[[SUBNORMAL:.*]] = arith.andi %[[POSITIVE]], %[[BELOW]] : i1
+    // CHECK: %[[LRESULT:.*]] = arith.select %[[SUBNORMAL]], %[[SHIFTED]], %[[LOG]] : f32
+    // CHECK: memref.store %[[LRESULT]]
+    gpu.func @log_of_subnormals(%x: f32, %out: memref<1xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %l = math.log %x : f32
+      memref.store %l, %out[%c0] : memref<1xf32>
+      gpu.return
+    }
   }
 }
