@@ -220,20 +220,28 @@ static Value expandIntegerAbs(ImplicitLocOpBuilder &b, Value x) {
   return buildWrappingAbs(b, x, zero);
 }
 
-/// Replaces the uses of `op`'s result by `result`, which `op` feeds.
-static void replaceUsesBut(Operation *op, Value result) {
-  op->getResult(0).replaceAllUsesExcept(result, result.getDefiningOp());
+/// Gives the uses that `op`'s result has now what `guard` builds after `op`
+/// from its operand and that result: the builtin taken another way for some
+/// operands, the instruction's result for the others.
+static void
+guardResult(ImplicitLocOpBuilder &b, Operation *op,
+            llvm::function_ref<Value(FloatBuilder &, Value, Value)> guard) {
+  Value result = op->getResult(0);
+  SmallVector<OpOperand *> uses =
+      llvm::to_vector(llvm::make_pointer_range(result.getUses()));
+  b.setInsertionPointAfter(op);
+  FloatBuilder f(b, result.getType());
+  Value guarded = guard(f, op->getOperand(0), result);
+  for (OpOperand *use : uses)
+    use->set(guarded);
 }
 
 /// erf of -0 is -0, but MLIR's polynomial erf gives +0, whose sign a
 /// division shows: 1 / erf(-0) was +inf on Vulkan. A zero operand therefore
 /// passes through as the result.
-static void keepSignOfZero(ImplicitLocOpBuilder &b, Operation *op) {
-  Value x = op->getOperand(0);
-  b.setInsertionPointAfter(op);
-  Value zero = b.create<arith::ConstantOp>(b.getZeroAttr(x.getType()));
-  Value isZero = b.create<arith::CmpFOp>(arith::CmpFPredicate::OEQ, x, zero);
-  replaceUsesBut(op, b.create<arith::SelectOp>(isZero, x, op->getResult(0)));
+static Value keepSignOfZero(FloatBuilder &f, Value x, Value erf) {
+  Value isZero = f.cmp(arith::CmpFPredicate::OEQ, x, f.constant(0));
+  return f.select(isZero, x, erf);
 }
 
 /// GLSL.std.450's Sinh and Cosh are as accurate as (e^x - e^-x) / 2 and
@@ -248,31 +256,22 @@ static void keepSignOfZero(ImplicitLocOpBuilder &b, Operation *op) {
 ///   past the f32 range, and both devices gave inf (seed 31052678). Above
 ///   |x| = 64 (f16: 8), where e^-|x| is below the last bit, the magnitude is
 ///   (e^(|x|/2) / 2) e^(|x|/2), which overflows only where the result does.
-static void expandHyperbolic(ImplicitLocOpBuilder &b, Operation *op) {
-  Value x = op->getOperand(0);
-  Value formula = op->getResult(0);
-  SmallVector<OpOperand *> uses =
-      llvm::to_vector(llvm::make_pointer_range(formula.getUses()));
-  b.setInsertionPointAfter(op);
-  FloatBuilder f(b, x.getType());
-  bool isSinh = isa<math::SinhOp>(op);
+static Value guardHyperbolic(FloatBuilder &f, Value x, Value formula,
+                             bool isSinh) {
   Value magnitude = f.abs(x);
-  Value root = b.create<math::ExpOp>(f.mul(magnitude, f.constant(0.5)));
+  Value root = f.b.create<math::ExpOp>(f.mul(magnitude, f.constant(0.5)));
   Value large = f.mul(f.mul(root, f.constant(0.5)), root);
   if (isSinh)
-    large = b.create<math::CopySignOp>(large, x);
+    large = f.b.create<math::CopySignOp>(large, x);
   double overflowing = getElementTypeOrSelf(x.getType()).isF16() ? 8.0 : 64.0;
   Value result = f.select(
       f.cmp(arith::CmpFPredicate::OGT, magnitude, f.constant(overflowing)),
       large, formula);
-  if (isSinh) {
-    Value series = f.mul(x, f.polynomial(f.mul(x, x), {1.0 / 120, 1.0 / 6, 1}));
-    Value small =
-        f.cmp(arith::CmpFPredicate::OLT, magnitude, f.constant(0x1p-5));
-    result = f.select(small, series, result);
-  }
-  for (OpOperand *use : uses)
-    use->set(result);
+  if (!isSinh)
+    return result;
+  Value series = f.mul(x, f.polynomial(f.mul(x, x), {1.0 / 120, 1.0 / 6, 1}));
+  Value small = f.cmp(arith::CmpFPredicate::OLT, magnitude, f.constant(0x1p-5));
+  return f.select(small, series, result);
 }
 
 /// lavapipe's f32 Log of a subnormal was log(2^-127) = -88.03 whatever the
@@ -282,21 +281,13 @@ static void expandHyperbolic(ImplicitLocOpBuilder &b, Operation *op) {
 /// that. A positive subnormal is scaled by 2^24 first, exactly, and 24 ln 2
 /// subtracted from its logarithm; on a device that flushes it, the scaled
 /// operand is 0 as well, and the result -inf.
-static void expandLogOfSubnormals(ImplicitLocOpBuilder &b, Operation *op) {
-  Value x = op->getOperand(0);
-  Value formula = op->getResult(0);
-  SmallVector<OpOperand *> uses =
-      llvm::to_vector(llvm::make_pointer_range(formula.getUses()));
-  b.setInsertionPointAfter(op);
-  FloatBuilder f(b, x.getType());
-  Value scaled = b.create<math::LogOp>(f.mul(x, f.constant(0x1p24)));
+static Value guardLogOfSubnormals(FloatBuilder &f, Value x, Value formula) {
+  Value scaled = f.b.create<math::LogOp>(f.mul(x, f.constant(0x1p24)));
   Value shifted = f.sub(scaled, f.constant(24 * llvm::numbers::ln2));
   Value positive = f.cmp(arith::CmpFPredicate::OGT, x, f.constant(0));
   Value belowNormal = f.cmp(arith::CmpFPredicate::OLT, x, f.constant(0x1p-126));
-  Value subnormal = b.create<arith::AndIOp>(positive, belowNormal);
-  Value result = f.select(subnormal, shifted, formula);
-  for (OpOperand *use : uses)
-    use->set(result);
+  Value subnormal = f.b.create<arith::AndIOp>(positive, belowNormal);
+  return f.select(subnormal, shifted, formula);
 }
 
 /// Each builtin rewritten once, by walking: the expansions contain the ops
@@ -322,11 +313,13 @@ static void expandMath(gpu::GPUModuleOp kernels) {
     else if (isa<math::AsinOp, math::AcosOp, math::AtanOp>(op))
       replacement = expandInverseTrigonometric(b, op);
     else if (isa<math::SinhOp, math::CoshOp>(op) && !isF64(op))
-      expandHyperbolic(b, op);
+      guardResult(b, op, [&](FloatBuilder &f, Value x, Value formula) {
+        return guardHyperbolic(f, x, formula, isa<math::SinhOp>(op));
+      });
     else if (isa<math::ErfOp>(op) && !isF64(op))
-      keepSignOfZero(b, op);
+      guardResult(b, op, keepSignOfZero);
     else if (isa<math::LogOp>(op) && isF32(op))
-      expandLogOfSubnormals(b, op);
+      guardResult(b, op, guardLogOfSubnormals);
     else
       replacement = expandF64Builtin(b, op);
     if (!replacement)
