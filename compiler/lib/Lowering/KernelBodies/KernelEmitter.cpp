@@ -225,9 +225,15 @@ Value lowering::emitToStorage(OpBuilder &builder, Location loc, Value value,
   Type storageType = getStorageType(tileType);
   if (tileType.isInteger(1))
     return builder.create<arith::ExtUIOp>(loc, storageType, value);
-  if (storageType != value.getType())
-    return builder.create<arith::TruncFOp>(loc, storageType, value);
-  return value;
+  if (storageType == value.getType())
+    return value;
+  // A value rounded to its dtype (emitRound) is stored as the rounding's
+  // result: truncating its widening again would be the identity, and would
+  // hide from the targets that the rounding only feeds a store.
+  if (auto widened = value.getDefiningOp<arith::ExtFOp>();
+      widened && widened.getIn().getType() == storageType)
+    return widened.getIn();
+  return builder.create<arith::TruncFOp>(loc, storageType, value);
 }
 
 void lowering::emitStore(OpBuilder &builder, Location loc, Value value,

@@ -20,7 +20,9 @@
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -337,6 +339,12 @@ LogicalResult HostLowering::emitKernel(
     emitRowKernel(kernelContext);
     break;
   }
+  // The emitters build each value where some use may need it; what no use
+  // reads (the widening of a rounding that only feeds a store) goes.
+  kernel.walk<WalkOrder::PostOrder, ReverseIterator>([](Operation *op) {
+    if (isOpTriviallyDead(op))
+      op->erase();
+  });
 
   // The emitters address a tensor's elements from its start; a piece holds
   // them from its offset on.
