@@ -330,7 +330,7 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVDivisorRangePass());
   kernels.addPass(createSPIRVUnsignedDivisionsPass());
   kernels.addPass(createSPIRVRemaindersFromQuotientsPass());
-  kernels.addPass(createSPIRVNarrowExtendedComparisonsPass());
+  kernels.addPass(createSPIRVNarrowSignExtensionsPass());
   // After the last pass that folds: nothing may fold a constant zero back
   // in.
   kernels.addPass(createSPIRVKeepZeroOperandsExactPass());

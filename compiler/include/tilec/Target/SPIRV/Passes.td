@@ -199,17 +199,19 @@ def SPIRVRemaindersFromQuotientsPass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
-def SPIRVNarrowExtendedComparisonsPass
-    : Pass<"tilec-spirv-narrow-extended-comparisons", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Compare a sign extension with a constant in the narrow type";
+def SPIRVNarrowSignExtensionsPass
+    : Pass<"tilec-spirv-narrow-sign-extensions", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Use the narrow value of a sign extension where it means the same";
   let description = [{
     Rewrites a signed or equality `arith.cmpi` of an `arith.extsi` and a
     constant to the comparison of the narrow value with the constant
     truncated, where the constant fits the narrow type, or to the constant
-    result where it does not: the same value. lavapipe (Mesa 22.3) compared
-    an i32 sign-extended to i64 with a constant as if it were unsigned:
-    `as_int(B, 64) > 7` was true for B = -1, so `relu(as_int(B, 64))` kept
-    -1 (difftest seed 22001178).
+    result where it does not; and an `arith.sitofp` of an `arith.extsi` to
+    the conversion of the narrow value. The same values. lavapipe (Mesa 22.3)
+    lost the sign of an i32 sign-extended to i64 in both: `as_int(B, 64) > 7`
+    was true for B = -1, so `relu(as_int(B, 64))` kept -1 (difftest seed
+    22001178), and `erf(as_int(B, 64))` took B = -3 for +3 in its expansion's
+    magnitude (seed 22201354).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

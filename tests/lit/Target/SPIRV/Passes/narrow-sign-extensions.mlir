@@ -1,9 +1,10 @@
-// tilec-spirv-narrow-extended-comparisons: a signed or equality comparison
-// of a sign extension with a constant compares the narrow value with the
+// tilec-spirv-narrow-sign-extensions: a signed or equality comparison of a
+// sign extension with a constant compares the narrow value with the
 // constant truncated (either operand order); a constant outside the narrow
 // range gives the result itself. Unsigned comparisons, and comparisons with
-// a value that is not a constant, stay.
-// RUN: tile-opt --tilec-spirv-narrow-extended-comparisons %s | FileCheck %s
+// a value that is not a constant, stay. A conversion of a sign extension to
+// float converts the narrow value; of a zero extension, it stays.
+// RUN: tile-opt --tilec-spirv-narrow-sign-extensions %s | FileCheck %s
 
 module {
   gpu.module @kernels {
@@ -54,6 +55,28 @@ module {
       memref.store %below, %out[%i4] : memref<7xi1>
       memref.store %u, %out[%i5] : memref<7xi1>
       memref.store %v, %out[%i6] : memref<7xi1>
+      gpu.return
+    }
+
+    // CHECK-LABEL: gpu.func @convert
+    // CHECK-SAME: (%[[X:.*]]: i32, %[[OUT:.*]]: memref<3xf32>)
+    // CHECK: %[[ZEXT:.*]] = arith.extui %[[X]] : i32 to i64
+    // CHECK: %[[S:.*]] = arith.sitofp %[[X]] : i32 to f32
+    // CHECK: %[[Z:.*]] = arith.sitofp %[[ZEXT]] : i64 to f32
+    // CHECK: %[[S64:.*]] = arith.sitofp %[[X]] : i32 to f64
+    gpu.func @convert(%x: i32, %out: memref<3xf32>) kernel {
+      %wide = arith.extsi %x : i32 to i64
+      %zext = arith.extui %x : i32 to i64
+      %s = arith.sitofp %wide : i64 to f32
+      %z = arith.sitofp %zext : i64 to f32
+      %s64 = arith.sitofp %wide : i64 to f64
+      %d = arith.truncf %s64 : f64 to f32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      memref.store %s, %out[%i0] : memref<3xf32>
+      memref.store %z, %out[%i1] : memref<3xf32>
+      memref.store %d, %out[%i2] : memref<3xf32>
       gpu.return
     }
   }

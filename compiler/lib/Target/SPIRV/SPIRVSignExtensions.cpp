@@ -1,14 +1,19 @@
-//===- SPIRVExtendedComparisons.cpp - Comparisons of sign extensions ------===//
+//===- SPIRVSignExtensions.cpp - Sign extensions used in the narrow type --===//
 //
-// lavapipe (Mesa 22.3) compared an i32 that the kernel sign-extends to i64
-// with a constant as if the comparison were unsigned: `sext(x) > 7` was
-// true for x = -1, and `sext(x) < 0` false for every x, so
-// `relu(as_int(B, 64))` kept -1 (difftest seed 22001178). The same
-// comparison with a loaded i64, or with a value that is not a constant, was
-// right, and so was the sign extension itself. Compared in the narrow type,
-// where it means the same, no 64-bit comparison is left for the driver to
-// get wrong; a constant outside the narrow type's range decides the result
-// by itself.
+// lavapipe (Mesa 22.3) lost the sign of an i32 that the kernel sign-extends
+// to i64, in two uses:
+// - compared with a constant, as if the comparison were unsigned:
+//   `sext(x) > 7` was true for x = -1, and `sext(x) < 0` false for every x,
+//   so `relu(as_int(B, 64))` kept -1 (difftest seed 22001178);
+// - converted to f32 and fed to erf, whose expansion takes the magnitude
+//   as `x < 0 ? -x : x`: it took x itself, so `erf(as_int(B, 64))` was
+//   0.70 for B = -3, not -0.99998 (seed 22201354).
+// The same uses of a loaded i64, and the sign extension alone, were right.
+// Both mean the same in the narrow type: a comparison with a constant
+// compares the narrow value (a constant outside the narrow type's range
+// decides the result by itself), and a conversion to float converts the
+// narrow value, the same integer. No 64-bit value is left there for the
+// driver to get wrong.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,7 +24,7 @@
 #include "mlir/IR/Matchers.h"
 
 namespace tilec {
-#define GEN_PASS_DEF_SPIRVNARROWEXTENDEDCOMPARISONSPASS
+#define GEN_PASS_DEF_SPIRVNARROWSIGNEXTENSIONSPASS
 #include "tilec/Target/SPIRV/Passes.h.inc"
 } // namespace tilec
 
@@ -76,15 +81,20 @@ static Value narrowComparison(ImplicitLocOpBuilder &b,
 }
 
 namespace {
-struct SPIRVNarrowExtendedComparisonsPass
-    : tilec::impl::SPIRVNarrowExtendedComparisonsPassBase<
-          SPIRVNarrowExtendedComparisonsPass> {
+struct SPIRVNarrowSignExtensionsPass
+    : tilec::impl::SPIRVNarrowSignExtensionsPassBase<
+          SPIRVNarrowSignExtensionsPass> {
   void runOnOperation() override {
     SmallVector<arith::CmpIOp> comparisons;
-    getOperation().walk([&](arith::CmpIOp compare) {
-      if (compare.getType().isInteger(1) &&
-          keepsSignExtension(compare.getPredicate()))
-        comparisons.push_back(compare);
+    getOperation().walk([&](Operation *op) {
+      if (auto convert = dyn_cast<arith::SIToFPOp>(op)) {
+        if (auto extension = convert.getIn().getDefiningOp<arith::ExtSIOp>())
+          convert.getInMutable().assign(extension.getIn());
+      } else if (auto compare = dyn_cast<arith::CmpIOp>(op)) {
+        if (compare.getType().isInteger(1) &&
+            keepsSignExtension(compare.getPredicate()))
+          comparisons.push_back(compare);
+      }
     });
     for (arith::CmpIOp compare : comparisons) {
       ImplicitLocOpBuilder b(compare.getLoc(), compare);
