@@ -116,8 +116,10 @@ private:
   /// The buffer expression that vload_half/vstore_half take for an f16
   /// memref (local f16 arrays are stored as ushort).
   std::string halfPointer(mlir::Value memref);
-  /// `memref` offset by `index`, as vloada_half/vstorea_half take it.
-  std::string halfElementPointer(mlir::Value memref, mlir::Value index);
+  /// The lvalue of `width` f16 of `memref` from `index` on, as the ushort
+  /// vector of their bits.
+  std::string halfBitsPointer(mlir::Value memref, mlir::Value index,
+                              unsigned width, bool isConst);
   llvm::raw_ostream &indent();
 
   //===--- Expressions (OpenCLExpressions.cpp) ----------------------------===//

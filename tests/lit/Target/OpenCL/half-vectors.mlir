@@ -1,8 +1,8 @@
 // f16 vectors: an f16 value is a float in C, so an f16 vector is a float
-// vector, loaded with vloada_half4 and stored with vstorea_half4_rte (the
-// aligned forms, which promise the vector's alignment). A truncation to f16
-// whose only uses are the elements of stored vectors is left to the store,
-// which rounds to nearest even; one with another use rounds on its own.
+// vector. Its bits move as one aligned ushort vector access and convert in
+// private memory (vload_half4, vstore_half4_rte). A truncation to f16 whose
+// only uses are the elements of stored vectors is left to the store, which
+// rounds to nearest even; one with another use rounds on its own.
 // RUN: tile-translate --kernel-ir-to-opencl %s | FileCheck %s
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -36,14 +36,20 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK-NEXT:              __global float *restrict arg2) {
 // CHECK-NEXT:   int v0 = (int)get_local_id(0);
 // CHECK-NEXT:   int v1 = v0 * 4;
-// CHECK-NEXT:   float4 v2 = vloada_half4(0, (arg0 + v1));
-// CHECK-NEXT:   float v3 = v2.s0;
-// CHECK-NEXT:   float v4 = v2.s3;
-// CHECK-NEXT:   float v5 = v3 + v4;
-// CHECK-NEXT:   float v6 = tilec_round_to_half(v4);
-// CHECK-NEXT:   float4 v7 = (float4)(v5, v5, v6, v6);
-// CHECK-NEXT:   vstorea_half4_rte(v7, 0, (arg1 + v1));
-// CHECK-NEXT:   arg2[v0] = v6;
-// CHECK-NEXT:   float2 v8 = vloada_half2(0, (arg1 + v1));
-// CHECK-NEXT:   vstorea_half2_rte(v8, 0, (arg1 + v1));
+// CHECK-NEXT:   ushort4 h2 = *(__global const ushort4 *)(arg0 + v1);
+// CHECK-NEXT:   float4 v3 = vload_half4(0, (__private const half *)&h2);
+// CHECK-NEXT:   float v4 = v3.s0;
+// CHECK-NEXT:   float v5 = v3.s3;
+// CHECK-NEXT:   float v6 = v4 + v5;
+// CHECK-NEXT:   float v7 = tilec_round_to_half(v5);
+// CHECK-NEXT:   float4 v8 = (float4)(v6, v6, v7, v7);
+// CHECK-NEXT:   ushort4 h9;
+// CHECK-NEXT:   vstore_half4_rte(v8, 0, (__private half *)&h9);
+// CHECK-NEXT:   *(__global ushort4 *)(arg1 + v1) = h9;
+// CHECK-NEXT:   arg2[v0] = v7;
+// CHECK-NEXT:   ushort2 h10 = *(__global const ushort2 *)(arg1 + v1);
+// CHECK-NEXT:   float2 v11 = vload_half2(0, (__private const half *)&h10);
+// CHECK-NEXT:   ushort2 h12;
+// CHECK-NEXT:   vstore_half2_rte(v11, 0, (__private half *)&h12);
+// CHECK-NEXT:   *(__global ushort2 *)(arg1 + v1) = h12;
 // CHECK-NEXT: }
