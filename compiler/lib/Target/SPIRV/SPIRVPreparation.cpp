@@ -318,6 +318,8 @@ struct SPIRVSetDescriptorBindingsPass
 void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   // Before the first pass that folds, which would fold max(x, -inf) to x.
   kernels.addPass(createSPIRVKeepInfinityOperandsExactPass());
+  // Before the expansions, so that they see the constants it decides.
+  kernels.addPass(createSPIRVNarrowIntegerExtensionsPass());
   kernels.addPass(createSPIRVExpandMathPass());
   kernels.addPass(createSPIRVRoundFloatConversionsPass());
   kernels.addPass(createSPIRVUnrollLoopsPass());
@@ -330,7 +332,6 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVDivisorRangePass());
   kernels.addPass(createSPIRVUnsignedDivisionsPass());
   kernels.addPass(createSPIRVRemaindersFromQuotientsPass());
-  kernels.addPass(createSPIRVNarrowSignExtensionsPass());
   // After the last pass that folds: nothing may fold a constant zero back
   // in.
   kernels.addPass(createSPIRVKeepZeroOperandsExactPass());

@@ -199,19 +199,24 @@ def SPIRVRemaindersFromQuotientsPass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
-def SPIRVNarrowSignExtensionsPass
-    : Pass<"tilec-spirv-narrow-sign-extensions", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Use the narrow value of a sign extension where it means the same";
+def SPIRVNarrowIntegerExtensionsPass
+    : Pass<"tilec-spirv-narrow-integer-extensions", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Decide comparisons of integer extensions with constants, and "
+                "use a sign extension's narrow value where it means the same";
   let description = [{
-    Rewrites a signed or equality `arith.cmpi` of an `arith.extsi` and a
-    constant to the comparison of the narrow value with the constant
-    truncated, where the constant fits the narrow type, or to the constant
-    result where it does not; and an `arith.sitofp` of an `arith.extsi` to
+    Rewrites an `arith.cmpi` of an `arith.extsi` or `arith.extui` and a
+    constant to its constant result where no value of the narrow type can
+    change it (`(int)b < 0` of a bool), and a signed or equality comparison
+    of an `arith.extsi` with a constant to the comparison of the narrow value
+    with the constant truncated; and an `arith.sitofp` of an `arith.extsi` to
     the conversion of the narrow value. The same values. lavapipe (Mesa 22.3)
-    lost the sign of an i32 sign-extended to i64 in both: `as_int(B, 64) > 7`
-    was true for B = -1, so `relu(as_int(B, 64))` kept -1 (difftest seed
-    22001178), and `erf(as_int(B, 64))` took B = -3 for +3 in its expansion's
-    magnitude (seed 22201354).
+    lost the sign of an i32 sign-extended to i64: `as_int(B, 64) > 7` was
+    true for B = -1 (difftest seed 22001178), and `erf(as_int(B, 64))` took
+    B = -3 for +3 in its expansion's magnitude (seed 22201354). A comparison
+    it decided itself made a zero that it folded into atan2's expansion
+    without keeping infinities (seed 22200520); decided here, before the
+    expansions, the zero gets the exact forms of
+    tilec-spirv-keep-zero-operands-exact.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }

@@ -1,10 +1,12 @@
-// tilec-spirv-narrow-sign-extensions: a signed or equality comparison of a
-// sign extension with a constant compares the narrow value with the
-// constant truncated (either operand order); a constant outside the narrow
-// range gives the result itself. Unsigned comparisons, and comparisons with
-// a value that is not a constant, stay. A conversion of a sign extension to
-// float converts the narrow value; of a zero extension, it stays.
-// RUN: tile-opt --tilec-spirv-narrow-sign-extensions %s | FileCheck %s
+// tilec-spirv-narrow-integer-extensions: a comparison of an integer
+// extension with a constant that no narrow value can change is its constant
+// result; otherwise a signed or equality comparison of a sign extension with
+// a constant compares the narrow value with the constant truncated (either
+// operand order). Unsigned comparisons of sign extensions, other comparisons
+// of zero extensions, and comparisons with a value that is not a constant,
+// stay. A conversion of a sign extension to float converts the narrow value;
+// of a zero extension, it stays.
+// RUN: tile-opt --tilec-spirv-narrow-integer-extensions %s | FileCheck %s
 
 module {
   gpu.module @kernels {
@@ -55,6 +57,50 @@ module {
       memref.store %below, %out[%i4] : memref<7xi1>
       memref.store %u, %out[%i5] : memref<7xi1>
       memref.store %v, %out[%i6] : memref<7xi1>
+      gpu.return
+    }
+
+    // CHECK-LABEL: gpu.func @zero_extended
+    // CHECK-SAME: (%[[B:.*]]: i1, %[[X:.*]]: i8, %[[OUT:.*]]: memref<7xi1>)
+    // CHECK: %[[BYTE:.*]] = arith.extui %[[X]] : i8 to i32
+    // CHECK: %[[INSIDE:.*]] = arith.cmpi slt, %[[BYTE]], %{{.*}} : i32
+    // CHECK: %[[MAYBE:.*]] = arith.cmpi eq, %[[BYTE]], %{{.*}} : i32
+    // CHECK: memref.store %false{{.*}}, %[[OUT]]
+    // CHECK: memref.store %true{{.*}}, %[[OUT]]
+    // CHECK: memref.store %true{{.*}}, %[[OUT]]
+    // CHECK: memref.store %[[INSIDE]], %[[OUT]]
+    // CHECK: memref.store %false{{.*}}, %[[OUT]]
+    // CHECK: memref.store %false{{.*}}, %[[OUT]]
+    // CHECK: memref.store %[[MAYBE]], %[[OUT]]
+    gpu.func @zero_extended(%b: i1, %x: i8, %out: memref<7xi1>) kernel {
+      %bit = arith.extui %b : i1 to i32
+      %byte = arith.extui %x : i8 to i32
+      %c0 = arith.constant 0 : i32
+      %c2 = arith.constant 2 : i32
+      %c255 = arith.constant 255 : i32
+      %c256 = arith.constant 256 : i32
+      %cm1 = arith.constant -1 : i32
+      %negative = arith.cmpi slt, %bit, %c0 : i32
+      %small = arith.cmpi ult, %bit, %c2 : i32
+      %atMost = arith.cmpi sle, %byte, %c255 : i32
+      %inside = arith.cmpi slt, %byte, %c2 : i32
+      %never = arith.cmpi eq, %cm1, %byte : i32
+      %wider = arith.cmpi eq, %byte, %c256 : i32
+      %maybe = arith.cmpi eq, %byte, %c255 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i3 = arith.constant 3 : index
+      %i4 = arith.constant 4 : index
+      %i5 = arith.constant 5 : index
+      %i6 = arith.constant 6 : index
+      memref.store %negative, %out[%i0] : memref<7xi1>
+      memref.store %small, %out[%i1] : memref<7xi1>
+      memref.store %atMost, %out[%i2] : memref<7xi1>
+      memref.store %inside, %out[%i3] : memref<7xi1>
+      memref.store %never, %out[%i4] : memref<7xi1>
+      memref.store %wider, %out[%i5] : memref<7xi1>
+      memref.store %maybe, %out[%i6] : memref<7xi1>
       gpu.return
     }
 

@@ -1,4 +1,4 @@
-//===- SPIRVSignExtensions.cpp - Sign extensions used in the narrow type --===//
+//===- SPIRVIntegerExtensions.cpp - Extensions used in the narrow type ----===//
 //
 // lavapipe (Mesa 22.3) lost the sign of an i32 that the kernel sign-extends
 // to i64, in two uses:
@@ -10,10 +10,17 @@
 //   0.70 for B = -3, not -0.99998 (seed 22201354).
 // The same uses of a loaded i64, and the sign extension alone, were right.
 // Both mean the same in the narrow type: a comparison with a constant
-// compares the narrow value (a constant outside the narrow type's range
-// decides the result by itself), and a conversion to float converts the
-// narrow value, the same integer. No 64-bit value is left there for the
-// driver to get wrong.
+// compares the narrow value, and a conversion to float converts the narrow
+// value, the same integer. No 64-bit value is left there for the driver to
+// get wrong.
+//
+// A comparison of an extension with a constant that no value of the narrow
+// type can change is its constant result: `(int)b < 0` of a bool is false.
+// Left to the driver, which found that out itself, the zero it made of
+// `(float)((int)b < 0)` was folded into atan2's expansion by lavapipe's
+// rules for a constant +0.0, which do not keep infinities: atan2(1, x) was
+// 0, not pi/2 (seed 22200520). A constant before the expansions gets the
+// exact forms of tilec-spirv-keep-zero-operands-exact.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +31,7 @@
 #include "mlir/IR/Matchers.h"
 
 namespace tilec {
-#define GEN_PASS_DEF_SPIRVNARROWSIGNEXTENSIONSPASS
+#define GEN_PASS_DEF_SPIRVNARROWINTEGEREXTENSIONSPASS
 #include "tilec/Target/SPIRV/Passes.h.inc"
 } // namespace tilec
 
@@ -57,33 +64,49 @@ static arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
   }
 }
 
-/// The narrow comparison, or constant, that `predicate` of `extended` (a
-/// sign extension) and `bound` (a constant), in that order, means; null
-/// where they are not of that form.
+/// The constant, or narrow comparison, that `predicate` of `extended` (an
+/// integer extension) and `bound` (a constant), in that order, means; null
+/// where they are not of that form or mean neither.
 static Value narrowComparison(ImplicitLocOpBuilder &b,
                               arith::CmpIPredicate predicate, Value extended,
                               Value bound) {
-  auto extension = extended.getDefiningOp<arith::ExtSIOp>();
+  Operation *extension = extended.getDefiningOp();
   APInt wide;
-  if (!extension || !matchPattern(bound, m_ConstantInt(&wide)))
+  if (!isa_and_nonnull<arith::ExtSIOp, arith::ExtUIOp>(extension) ||
+      !matchPattern(bound, m_ConstantInt(&wide)))
     return {};
-  Value narrow = extension.getIn();
+  bool isSigned = isa<arith::ExtSIOp>(extension);
+  // A sign extension keeps the signed order only.
+  if (isSigned && !keepsSignExtension(predicate))
+    return {};
+  Value narrow = extension->getOperand(0);
   unsigned bits = narrow.getType().getIntOrFloatBitWidth();
-  if (wide.isSignedIntN(bits)) {
-    Value constant = b.create<arith::ConstantOp>(
-        b.getIntegerAttr(narrow.getType(), wide.trunc(bits)));
-    return b.create<arith::CmpIOp>(predicate, narrow, constant);
-  }
-  // Every narrow value lies on one side of the bound: any one decides.
-  APInt someValue = APInt::getSignedMinValue(bits).sext(wide.getBitWidth());
-  return b.create<arith::ConstantOp>(
-      b.getBoolAttr(arith::applyCmpPredicate(predicate, someValue, wide)));
+  unsigned wideBits = wide.getBitWidth();
+  // The extension's values, in the wide type, from `lowest` to `highest`:
+  // ordered alike as signed and as unsigned for a zero extension.
+  APInt lowest = isSigned ? APInt::getSignedMinValue(bits).sext(wideBits)
+                          : APInt::getZero(wideBits);
+  APInt highest = isSigned ? APInt::getSignedMaxValue(bits).sext(wideBits)
+                           : APInt::getMaxValue(bits).zext(wideBits);
+  bool inRange = isSigned ? wide.isSignedIntN(bits) : wide.isIntN(bits);
+  bool isEquality = predicate == arith::CmpIPredicate::eq ||
+                    predicate == arith::CmpIPredicate::ne;
+  bool atLowest = arith::applyCmpPredicate(predicate, lowest, wide);
+  if (isEquality
+          ? !inRange
+          : atLowest == arith::applyCmpPredicate(predicate, highest, wide))
+    return b.create<arith::ConstantOp>(b.getBoolAttr(atLowest));
+  if (!isSigned)
+    return {};
+  Value constant = b.create<arith::ConstantOp>(
+      b.getIntegerAttr(narrow.getType(), wide.trunc(bits)));
+  return b.create<arith::CmpIOp>(predicate, narrow, constant);
 }
 
 namespace {
-struct SPIRVNarrowSignExtensionsPass
-    : tilec::impl::SPIRVNarrowSignExtensionsPassBase<
-          SPIRVNarrowSignExtensionsPass> {
+struct SPIRVNarrowIntegerExtensionsPass
+    : tilec::impl::SPIRVNarrowIntegerExtensionsPassBase<
+          SPIRVNarrowIntegerExtensionsPass> {
   void runOnOperation() override {
     SmallVector<arith::CmpIOp> comparisons;
     getOperation().walk([&](Operation *op) {
@@ -91,8 +114,7 @@ struct SPIRVNarrowSignExtensionsPass
         if (auto extension = convert.getIn().getDefiningOp<arith::ExtSIOp>())
           convert.getInMutable().assign(extension.getIn());
       } else if (auto compare = dyn_cast<arith::CmpIOp>(op)) {
-        if (compare.getType().isInteger(1) &&
-            keepsSignExtension(compare.getPredicate()))
+        if (compare.getType().isInteger(1))
           comparisons.push_back(compare);
       }
     });
