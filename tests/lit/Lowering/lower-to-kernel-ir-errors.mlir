@@ -37,6 +37,31 @@ func.func @depthwise(%I: tensor<1x4x4x2xf32>, %F: tensor<3x3x2xf32>) -> tensor<1
 
 // -----
 
+// A generic schedule's lanes (walk_width) must share the loop nest: here the
+// output's last axis (2) is not a multiple of 4.
+func.func @lanes(%I: tensor<1x4x4x2xf32>, %F: tensor<3x3x2xf32>) -> tensor<1x4x4x2xf32> {
+  // CHECK: :8: error: a generic schedule cannot take 4 consecutive elements per work-item: the output's last axis is not a multiple of 4
+  %0 = tile.kernel contraction "k0_O" attributes {schedule = #tile.schedule<kind = generic, local_size = [256, 1, 1], num_groups = [1, 1, 1], active_items = 8, walk_width = 4, walk_steps = 8, loop_passes = 9.0, registers = 33>} -> tensor<1x4x4x2xf32> {
+    %1 = tile.contract add, mul (n, y, x, c, ky, kx) [n, y, x, c] = %I[n, y + ky - 1, x + kx - 1, c], %F[ky, kx, c] : tensor<1x4x4x2xf32>, tensor<3x3x2xf32> -> tensor<1x4x4x2xf32>
+    tile.yield %1 : tensor<1x4x4x2xf32>
+  }
+  return %0 : tensor<1x4x4x2xf32>
+}
+
+// -----
+
+// Lanes are 1, 2 or 4.
+func.func @lanes_width(%I: tensor<1x4x4x3xf32>, %F: tensor<3x3x3xf32>) -> tensor<1x4x4x3xf32> {
+  // CHECK: :8: error: a generic schedule's walk_width (its lanes) must be 1, 2 or 4, not 3
+  %0 = tile.kernel contraction "k0_O" attributes {schedule = #tile.schedule<kind = generic, local_size = [256, 1, 1], num_groups = [1, 1, 1], active_items = 16, walk_width = 3, walk_steps = 16, loop_passes = 9.0, registers = 33>} -> tensor<1x4x4x3xf32> {
+    %1 = tile.contract add, mul (n, y, x, c, ky, kx) [n, y, x, c] = %I[n, y + ky - 1, x + kx - 1, c], %F[ky, kx, c] : tensor<1x4x4x3xf32>, tensor<3x3x3xf32> -> tensor<1x4x4x3xf32>
+    tile.yield %1 : tensor<1x4x4x3xf32>
+  }
+  return %0 : tensor<1x4x4x3xf32>
+}
+
+// -----
+
 func.func @too_wide(%A: tensor<4xf32>) -> tensor<4xf32> {
   // CHECK: :8: error: the kernel does not fit device 'small-alloc': a work-group of 4096 work-items exceeds its maximum of 256
   %0 = tile.kernel elementwise "k0_B" attributes {schedule = #tile.schedule<kind = per_element, local_size = [4096, 1, 1], num_groups = [1, 1, 1], active_items = 4, walk_steps = 4, accesses = 2, loop_passes = 0.0, registers = 17>} -> tensor<4xf32> {

@@ -29,7 +29,7 @@ func.func @scale(%A: tensor<70x300xf32>, %B: tensor<70x300xf32>) -> tensor<70x30
 // A reduction over a split tensor runs in chunks of rows with the generic
 // schedule: memory planning rewrites its schedule.
 // CHECK-LABEL: func.func @rows
-// CHECK: tile.kernel contraction "k0_R" attributes {chunk_bounds = array<i64: 0, 32, 64, 70>, schedule = #tile.schedule<kind = generic, {{.*}}reason = "generic: a reduction over a tensor split into pieces runs in chunks of rows, one work-item per element;
+// CHECK: tile.kernel contraction "k0_R" attributes {chunk_bounds = array<i64: 0, 32, 64, 70>, schedule = #tile.schedule<kind = generic, {{.*}}reason = "generic: a reduction over a tensor split into pieces runs in chunks of rows, with the generic schedule;
 func.func @rows(%A: tensor<70x300xf32>) -> tensor<70xf32> {
   %0 = tile.kernel contraction "k0_R" attributes {schedule = #tile.schedule<kind = reduction, local_size = [64, 1, 1], num_groups = [70, 1, 1], active_items = 4480, merged_levels = 1, compensated = false, loop_passes = 5.0, local_mem_bytes = 256, registers = 24, reason = "hand-written">} -> tensor<70xf32> {
     %1 = tile.contract add (i, j) [i] = %A[i, j] : tensor<70x300xf32> -> tensor<70xf32>

@@ -94,7 +94,9 @@ struct TileSizes {
 /// How the work-items of a per-element schedule walk the elements
 /// (docs/scheduler.md, "Per element"). A step is `width` consecutive
 /// elements; the last step holds the rest when the width does not divide
-/// the elements.
+/// the elements. A generic contraction's work-item takes one step of
+/// `width` consecutive elements of the last axis, its lanes (which divide
+/// that axis), and only `width` and `steps` are set.
 struct ElementWalk {
   /// Elements per step: operands that allow it are loaded and stored as one
   /// vector of this many elements (1: scalars).
@@ -254,11 +256,13 @@ std::optional<DenseMatmul> matchDenseMatmul(tile::ContractOp op,
 int64_t getMemoryVectorWidth(const DeviceProfile &profile,
                              int64_t elementBytes);
 
-/// One work-item per element of `elements` (generic contractions, partial
+/// One work-item per item of `items` (generic contractions, partial
 /// combinations): the work-groups along x, and along y as well where x
-/// alone would exceed the device's group count.
-Schedule scheduleOneItemPerElement(int64_t elements, int64_t registers,
-                                   const DeviceProfile &profile);
+/// alone would exceed the device's group count. `item` names an item for
+/// --explain.
+Schedule scheduleOneItemPerElement(int64_t items, int64_t registers,
+                                   const DeviceProfile &profile,
+                                   llvm::StringRef item = "element");
 
 /// Whether kernels access `storageType` (a buffer's element type) with
 /// vectors: f16, f32, f64 and the integers (not bf16, docs/kernel-ir.md).
@@ -328,11 +332,28 @@ Schedule scheduleContraction(tile::ContractOp op, const ContractionSpace &space,
                              const TupleCount &tuples,
                              const DeviceProfile &profile);
 
-/// The generic schedule: one work-item per element of the contraction's
-/// `elements` runs its whole loop nest.
-Schedule scheduleGeneric(int64_t elements, const ContractionSpace &space,
-                         const TupleCount &tuples, bool compensated,
-                         const DeviceProfile &profile);
+/// The generic schedule of `op` (GenericSchedule.cpp): each work-item runs
+/// the whole loop nest of its output elements, `walk.width` consecutive ones
+/// along the last axis (the lanes: on a GPU where getGenericLaneStrides
+/// allows, and `system` is given; else 1).
+Schedule scheduleGeneric(tile::ContractOp op, const ContractionSpace &space,
+                         const IndexSystem *system, const TupleCount &tuples,
+                         bool compensated, const DeviceProfile &profile);
+
+/// How each input of `op` moves from lane to lane when a work-item of the
+/// generic schedule computes `lanes` consecutive output elements along the
+/// last axis, which share one loop nest: 1 where the input's address moves
+/// with the element (that axis's index variable alone addresses its last
+/// dimension, a multiple of `lanes`, so that each lane-0 address is aligned
+/// to a vector), 0 where no dimension uses it (one value serves every
+/// lane). Nullopt, with `whyNot`, where the lanes cannot share the nest or
+/// the addresses: the index variable appears in a bound, a guard, another
+/// index variable's value or another dimension, or a buffer's type has no
+/// vectors.
+std::optional<llvm::SmallVector<int64_t>>
+getGenericLaneStrides(tile::ContractOp op, const ContractionSpace &space,
+                      const IndexSystem &system, int64_t lanes,
+                      std::string &whyNot);
 
 /// The work-groups of `items` work-items, each using `registers` registers
 /// and `localBytes` bytes of local memory, that one compute unit keeps

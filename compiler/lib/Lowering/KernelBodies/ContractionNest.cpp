@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <cmath>
 #include <numeric>
@@ -23,11 +24,14 @@ using namespace tilec::lowering;
 constexpr double kUnrolledTuples = 32;
 
 ContractionNest::ContractionNest(KernelContext &context, Aggregator &aggregator,
-                                 ArrayRef<Value> coords)
+                                 ArrayRef<Value> coords,
+                                 ArrayRef<int64_t> laneStrides)
     : context(context), op(cast<tile::ContractOp>(context.group.ops[0])),
       space(*context.space), system(*context.system), aggregator(aggregator),
       b(context.builder), loc(context.loc), index(b, loc),
-      vars(coords.begin(), coords.end()) {
+      vars(coords.begin(), coords.end()),
+      laneStrides(laneStrides.begin(), laneStrides.end()),
+      lanes(laneStrides.empty() ? 1 : context.schedule.walk.width) {
   vars.resize(space.outputRank + space.numIndices);
   if (space.empty)
     return;
@@ -270,14 +274,40 @@ Value ContractionNest::emitAddress(const IndexSystem::Access &access) {
 }
 
 SmallVector<Value> ContractionNest::emitContribution(ValueRange state) {
-  SmallVector<Value> values;
+  // Each lane's value of each input: a vector load shared by the lanes
+  // where the input moves with them, one load for all where it does not.
+  SmallVector<SmallVector<Value>> values(lanes);
   SmallVector<Type> types;
   for (auto [input, operand] : llvm::enumerate(op.getInputs())) {
     Type type = cast<RankedTensorType>(operand.getType()).getElementType();
-    values.push_back(emitLoad(b, loc, context.bufferOf(operand),
-                              emitAddress(system.inputs[input]), type));
+    Value buffer = context.bufferOf(operand);
+    Value address = emitAddress(system.inputs[input]);
     types.push_back(type);
+    if (lanes > 1 && laneStrides[input] != 0) {
+      auto vectorType = VectorType::get({lanes}, getStorageType(type));
+      Value vector = b.create<vector::LoadOp>(loc, vectorType, buffer, address);
+      for (int64_t lane = 0; lane < lanes; ++lane) {
+        Value element = b.create<vector::ExtractOp>(loc, vector, lane);
+        values[lane].push_back(emitFromStorage(b, loc, element, type));
+      }
+      continue;
+    }
+    Value value = emitLoad(b, loc, buffer, address, type);
+    for (SmallVector<Value> &laneValues : values)
+      laneValues.push_back(value);
   }
+  SmallVector<Value> next;
+  size_t laneState = state.size() / lanes;
+  for (auto [lane, laneValues] : llvm::enumerate(values))
+    llvm::append_range(
+        next, emitLaneContribution(state.slice(lane * laneState, laneState),
+                                   laneValues, types));
+  return next;
+}
+
+SmallVector<Value> ContractionNest::emitLaneContribution(ValueRange state,
+                                                         ValueRange values,
+                                                         TypeRange types) {
   // Products and sums are not rounded: the aggregate keeps the compute
   // type's precision until the store.
   Type computeType = aggregator.getType();

@@ -18,9 +18,13 @@ namespace lowering {
 
 class ContractionNest {
 public:
-  /// The nest of the group's contraction at the element `coords`.
+  /// The nest of the group's contraction at the element `coords`, or, with
+  /// `laneStrides` (getGenericLaneStrides, one per input), at as many
+  /// consecutive elements along the last axis as the schedule's lanes, from
+  /// `coords` on: the state then holds each lane's aggregate in turn.
   ContractionNest(KernelContext &context, Aggregator &aggregator,
-                  mlir::ArrayRef<mlir::Value> coords);
+                  mlir::ArrayRef<mlir::Value> coords,
+                  mlir::ArrayRef<int64_t> laneStrides = {});
 
   /// `initial` with every valid tuple of the element aggregated: coordinate
   /// guards, one scf.for per free index with exact ceil/floor bounds,
@@ -54,6 +58,11 @@ private:
   llvm::SmallVector<mlir::Value> emitMergedLoop(mlir::ValueRange state);
   llvm::SmallVector<mlir::Value> emitTuple(mlir::ValueRange state);
   llvm::SmallVector<mlir::Value> emitContribution(mlir::ValueRange state);
+  /// One lane's aggregate `state` with the tuple's inputs `values` (of tile
+  /// element types `types`) combined into it.
+  llvm::SmallVector<mlir::Value> emitLaneContribution(mlir::ValueRange state,
+                                                      mlir::ValueRange values,
+                                                      mlir::TypeRange types);
   /// The linear address of `access` at the current tuple.
   mlir::Value emitAddress(const IndexSystem::Access &access);
   /// `then` under `condition`, else `state` unchanged.
@@ -77,8 +86,12 @@ private:
   mlir::OpBuilder &b;
   mlir::Location loc;
   IndexBuilder index;
-  /// [o_0..o_{R-1}, x_0..x_{N-1}] at the current tuple.
+  /// [o_0..o_{R-1}, x_0..x_{N-1}] at the current tuple (of lane 0).
   llvm::SmallVector<mlir::Value> vars;
+  /// Per input: 1 where its address moves with the lane, 0 where it stays;
+  /// empty for one element.
+  llvm::SmallVector<int64_t> laneStrides;
+  int64_t lanes = 1;
   /// The first loop level that emit() unrolls (the number of levels where
   /// none is), and the ranges over the output box of those levels.
   unsigned firstUnrolled = 0;

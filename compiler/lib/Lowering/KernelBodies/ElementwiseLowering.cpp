@@ -23,8 +23,8 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::lowering;
 
-Value lowering::emitGuardedLinearId(KernelContext &context,
-                                    IndexBuilder &index) {
+Value lowering::emitGuardedLinearId(KernelContext &context, IndexBuilder &index,
+                                    int64_t lanes) {
   const Schedule &schedule = context.schedule;
   Value id = index.globalId(gpu::Dimension::x);
   if (schedule.numGroups[1] > 1) {
@@ -42,11 +42,12 @@ Value lowering::emitGuardedLinearId(KernelContext &context,
   auto guard = context.builder.create<scf::IfOp>(context.loc, active,
                                                  /*withElseRegion=*/false);
   context.builder.setInsertionPointToStart(&guard.getThenRegion().front());
+  Value first = index.mul(id, lanes);
   if (context.firstRow == 0)
-    return id;
+    return first;
   RankedTensorType type = context.group.type;
   int64_t rowElements = type.getNumElements() / type.getDimSize(0);
-  return index.add(id, index.constant(context.firstRow * rowElements));
+  return index.add(first, index.constant(context.firstRow * rowElements));
 }
 
 void lowering::emitGroupTail(KernelContext &context,
@@ -62,6 +63,43 @@ void lowering::emitGroupTail(KernelContext &context,
 
 static Type getElementType(Value tileValue) {
   return cast<RankedTensorType>(tileValue.getType()).getElementType();
+}
+
+/// Stores every value the group stores, of each evaluator at its position
+/// (`positions`, consecutive): as one vector where `vectors` and the
+/// buffer's type allow, else one element each.
+static void emitLaneStores(KernelContext &context,
+                           std::deque<ElementEvaluator> &evaluators,
+                           ArrayRef<Value> positions, bool vectors) {
+  OpBuilder &b = context.builder;
+  Location loc = context.loc;
+  for (Value value : context.group.stored) {
+    Value buffer = context.bufferOf(value);
+    Type tileType = getElementType(value);
+    Type storage = cast<MemRefType>(buffer.getType()).getElementType();
+    if (vectors && hasVectorAccess(storage)) {
+      SmallVector<Value> elements;
+      for (ElementEvaluator &evaluator : evaluators)
+        elements.push_back(
+            emitToStorage(b, loc, evaluator.get(value), tileType));
+      auto type = VectorType::get({int64_t(elements.size())}, storage);
+      Value vector = b.create<vector::FromElementsOp>(loc, type, elements);
+      b.create<vector::StoreOp>(loc, vector, buffer, positions.front());
+      continue;
+    }
+    for (auto [evaluator, position] : llvm::zip(evaluators, positions))
+      emitStore(b, loc, evaluator.get(value), buffer, position, tileType);
+  }
+}
+
+void lowering::emitLaneTails(KernelContext &context,
+                             std::deque<ElementEvaluator> &evaluators,
+                             unsigned firstOp, ArrayRef<Value> positions,
+                             bool vectors) {
+  for (ElementEvaluator &evaluator : evaluators)
+    for (Operation *op : llvm::drop_begin(context.group.ops, firstOp))
+      evaluator.compute(op);
+  emitLaneStores(context, evaluators, positions, vectors);
 }
 
 /// Whether evaluating the group needs an element's coordinates: a
@@ -135,24 +173,7 @@ static void emitStep(KernelContext &context, IndexBuilder &index, Value first,
                                  b.create<vector::ExtractOp>(loc, vector, lane),
                                  getElementType(value)));
   }
-  for (ElementEvaluator &evaluator : evaluators)
-    for (Operation *op : group.ops)
-      evaluator.compute(op);
-  for (Value value : group.stored) {
-    Value buffer = context.bufferOf(value);
-    Type tileType = getElementType(value);
-    if (VectorType type = vectorTypeOf(buffer)) {
-      SmallVector<Value> elements;
-      for (ElementEvaluator &evaluator : evaluators)
-        elements.push_back(
-            emitToStorage(b, loc, evaluator.get(value), tileType));
-      Value vector = b.create<vector::FromElementsOp>(loc, type, elements);
-      b.create<vector::StoreOp>(loc, vector, buffer, first);
-      continue;
-    }
-    for (auto [evaluator, position] : llvm::zip(evaluators, linear))
-      emitStore(b, loc, evaluator.get(value), buffer, position, tileType);
-  }
+  emitLaneTails(context, evaluators, 0, linear, vectors);
 }
 
 void lowering::emitPerElementKernel(KernelContext &context) {

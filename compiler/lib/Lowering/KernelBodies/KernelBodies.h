@@ -10,8 +10,10 @@
 #define TILEC_LOWERING_KERNELBODIES_H
 
 #include "KernelBodies/KernelEmitter.h"
+
 #include "tilec/Lowering/KernelFormation.h"
 #include "tilec/Lowering/Schedule.h"
+#include <deque>
 
 namespace tilec {
 namespace lowering {
@@ -37,15 +39,24 @@ struct KernelContext {
   mlir::Value partials;
 };
 
-/// The linear position in the group's shape of the work-item's element (its
-/// linear id, past the rows before `firstRow`), with the builder inside a
-/// guard that the id is below the schedule's active work-items.
-mlir::Value emitGuardedLinearId(KernelContext &context, IndexBuilder &index);
+/// The linear position in the group's shape of the work-item's first
+/// element (its linear id times `lanes`, the consecutive elements it takes,
+/// past the rows before `firstRow`), with the builder inside a guard that
+/// the id is below the schedule's active work-items.
+mlir::Value emitGuardedLinearId(KernelContext &context, IndexBuilder &index,
+                                int64_t lanes = 1);
 
 /// Computes the group's ops from `firstOp` on at one element and stores
 /// every value the group stores at position `linear`.
 void emitGroupTail(KernelContext &context, ElementEvaluator &evaluator,
                    unsigned firstOp, mlir::Value linear);
+/// The same at consecutive elements, one per evaluator, at `positions`
+/// (consecutive, the first aligned to their count): each stored value as
+/// one vector where `vectors` and its buffer's type allow, else per
+/// element.
+void emitLaneTails(KernelContext &context,
+                   std::deque<ElementEvaluator> &evaluators, unsigned firstOp,
+                   mlir::ArrayRef<mlir::Value> positions, bool vectors);
 
 /// Elementwise groups and copies (ElementwiseLowering.cpp).
 void emitPerElementKernel(KernelContext &context);

@@ -85,7 +85,8 @@ LogicalResult KernelAnalysis::planChunks(KernelInfo &info,
       info.schedule.kind == ScheduleKind::ImplicitGemm ||
       info.schedule.partialGroups > 1) {
     Schedule generic =
-        scheduleGeneric(type.getNumElements(), *info.space, info.tuples,
+        scheduleGeneric(cast<tile::ContractOp>(group.ops[0]), *info.space,
+                        info.system ? &*info.system : nullptr, info.tuples,
                         info.schedule.compensated, profile);
     generic.reason =
         std::string("generic: ") +
@@ -94,8 +95,8 @@ LogicalResult KernelAnalysis::planChunks(KernelInfo &info,
          : info.schedule.kind == ScheduleKind::ImplicitGemm
              ? "an implicit GEMM"
              : "a split reduction") +
-        " over a tensor split into pieces runs in chunks of rows, one "
-        "work-item per element; " +
+        " over a tensor split into pieces runs in chunks of rows, with the "
+        "generic schedule; " +
         generic.reason;
     info.schedule = std::move(generic);
     if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))

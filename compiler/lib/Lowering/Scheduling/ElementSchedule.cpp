@@ -225,12 +225,12 @@ Schedule lowering::schedulePerElement(const KernelGroup &group,
 
 /// One work-item per element: the work-groups along x, and along y as well
 /// where x alone would exceed the device's group count.
-Schedule lowering::scheduleOneItemPerElement(int64_t elements,
-                                             int64_t registers,
-                                             const DeviceProfile &profile) {
+Schedule lowering::scheduleOneItemPerElement(int64_t items, int64_t registers,
+                                             const DeviceProfile &profile,
+                                             StringRef item) {
   Schedule schedule;
   schedule.localSize[0] = getLinearGroupSize(profile);
-  int64_t groups = llvm::divideCeil(elements, schedule.localSize[0]);
+  int64_t groups = llvm::divideCeil(items, schedule.localSize[0]);
   schedule.numGroups[0] = groups;
   std::string spread;
   if (uint64_t limit = profile.maxWorkGroupCount[0];
@@ -242,9 +242,9 @@ Schedule lowering::scheduleOneItemPerElement(int64_t elements,
              " work-groups (the device allows at most " +
              std::to_string(limit) + " per dimension)";
   }
-  schedule.activeItems = elements;
+  schedule.activeItems = items;
   schedule.registers = registers;
-  schedule.reason = "one work-item per element, " +
+  schedule.reason = "one work-item per " + item.str() + ", " +
                     std::to_string(schedule.localSize[0]) +
                     " per work-group (the largest power of two up to 256 "
                     "that the device allows)" +
@@ -257,7 +257,11 @@ void lowering::restrictLinearSchedule(Schedule &schedule, int64_t elements,
   schedule.activeItems = elements;
   int64_t groupSize = schedule.localSize[0];
   if (schedule.kind != ScheduleKind::PerElement) {
-    int64_t groups = llvm::divideCeil(elements, groupSize);
+    // A generic contraction's work-item takes `walk.width` elements, which
+    // divide the rows.
+    if (schedule.kind == ScheduleKind::GenericContraction)
+      schedule.activeItems = elements / schedule.walk.width;
+    int64_t groups = llvm::divideCeil(schedule.activeItems, groupSize);
     int64_t along =
         std::max<int64_t>(1, std::min(schedule.numGroups[0], groups));
     schedule.numGroups = {along, int64_t(llvm::divideCeil(groups, along)), 1};

@@ -101,6 +101,18 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
                              "per row (local_size over rows_per_group) that, "
                              "with row_steps elements each, cover a row of "
                           << group.type.getDimSize(1);
+  if (s.kind == ScheduleKind::GenericContraction && s.walk.width != 1) {
+    if (s.walk.width != 2 && s.walk.width != 4)
+      return emitError(loc) << "a generic schedule's walk_width (its lanes) "
+                               "must be 1, 2 or 4, not "
+                            << s.walk.width;
+    std::string whyNot;
+    if (!getGenericLaneStrides(cast<tile::ContractOp>(group.ops[0]), *space,
+                               *system, s.walk.width, whyNot))
+      return emitError(loc)
+             << "a generic schedule cannot take " << s.walk.width
+             << " consecutive elements per work-item: " << whyNot;
+  }
   if (s.kind == ScheduleKind::TiledContraction) {
     std::string whyNot;
     s.matmul = matchDenseMatmul(cast<tile::ContractOp>(group.ops[0]), *space,

@@ -632,19 +632,6 @@ static std::optional<Schedule> chooseTile(tile::ContractOp op,
   return best;
 }
 
-Schedule lowering::scheduleGeneric(int64_t elements,
-                                   const ContractionSpace &space,
-                                   const TupleCount &tuples, bool compensated,
-                                   const DeviceProfile &profile) {
-  int64_t registers = 16 + 2 * int64_t(space.freeVars.size()) +
-                      int64_t(space.pivots.size()) + (compensated ? 2 : 0);
-  Schedule schedule = scheduleOneItemPerElement(elements, registers, profile);
-  schedule.kind = ScheduleKind::GenericContraction;
-  schedule.compensated = compensated;
-  schedule.loopPasses = countLoopPasses(tuples.levelTrips);
-  return schedule;
-}
-
 Schedule lowering::scheduleContraction(tile::ContractOp op,
                                        const ContractionSpace &space,
                                        const IndexSystem &system,
@@ -698,9 +685,8 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
   }
   if (reduction)
     return *reduction;
-  int64_t elements = op.getType().getNumElements();
   Schedule schedule =
-      scheduleGeneric(elements, space, tuples, compensated, profile);
+      scheduleGeneric(op, space, &system, tuples, compensated, profile);
   // Where one work-item per element would run its loops past the device's
   // limit, the work-items of a work-group (or several) share each element.
   if (profile.maxLoopIterations != 0 &&
@@ -709,8 +695,8 @@ Schedule lowering::scheduleContraction(tile::ContractOp op,
             scheduleReduction(op, space, system, tuples, compensated,
                               /*force=*/true, profile))
       return *reduction;
-  schedule.reason = "generic: one work-item per output element runs the "
-                    "index space's loop nest (" +
+  schedule.reason = "generic: each work-item runs the index space's loop "
+                    "nest for its output elements (" +
                     whyNot + "); " + schedule.reason;
   return schedule;
 }
