@@ -147,7 +147,7 @@ def check_seed(seed, options, env, worker=None):
         if kind or not in_process:
             # What `tilec run` shows decides, as the reproducer runs it.
             kind, text = run_tilec(options.tilec, program, args, backend, out_dir,
-                                   options.timeout, env)
+                                   options.timeout, env, options.device_args)
         if kind:
             findings.append((backend, kind, text))
             continue
@@ -233,7 +233,7 @@ def unoptimized_driver_agrees(options, env, work, args, meta, backend):
     for name, extra in (("again", []), ("unoptimized", ["--no-driver-optimization"])):
         out_dir = os.path.join(work, "%s-%s" % (backend, name))
         kind, _ = run_tilec(options.tilec, program, args, backend, out_dir,
-                            options.timeout, env, extra)
+                            options.timeout, env, options.device_args + extra)
         runs[name] = None if kind else out_dir
     names = set()
     if runs["again"] and runs["unoptimized"]:
@@ -312,9 +312,10 @@ def parse_seeds(text):
     return [int(s) for s in text.split(",")]
 
 
-def reproducer(seed, backend):
+def reproducer(seed, backend, device_args):
     return ("/usr/bin/python3 tests/difftest/tilegen.py %d -o /tmp/difftest-%d | "
-            "xargs build/bin/tilec run --backend %s --print" % (seed, seed, backend))
+            "xargs build/bin/tilec run --backend %s%s --print" % (
+                seed, seed, backend, "".join(" " + arg for arg in device_args)))
 
 
 def main():
@@ -336,12 +337,17 @@ def main():
     parser.add_argument("--quiet", action="store_true", help="print findings only")
     parser.add_argument("--validation", action="store_true",
                         help="run Vulkan under the validation layers (TILEC_VULKAN_VALIDATION=1)")
+    parser.add_argument("--profile", default=None,
+                        help="a device profile (JSON) over the devices' own, as tilec run "
+                             "--profile takes it: a GPU's schedules on CPU devices")
     parser.add_argument("--in-process", action="store_true",
                         help="run the devices' side through a tile-difftest-worker per job "
                              "(beside --tilec), which opens each device once")
     options = parser.parse_args()
     options.backends = options.backends.split(",")
     options.tilec = os.path.abspath(options.tilec)
+    options.device_args = (["--profile", os.path.abspath(options.profile)]
+                           if options.profile else [])
     own_work = options.work is None
     options.work = options.work or tempfile.mkdtemp(prefix="difftest-")
     os.makedirs(options.work, exist_ok=True)
@@ -388,7 +394,7 @@ def main():
                 counts["explained" if issue else "unexplained"] += 1
                 print("difftest: seed %d: %s on %s: %s [%s]\n  reproduce: %s" % (
                     seed, kind, backend, detail, label,
-                    reproducer(seed, backend)), flush=True)
+                    reproducer(seed, backend, options.device_args)), flush=True)
             if findings:
                 kept = os.path.join(options.keep, "seed%d" % seed)
                 shutil.rmtree(kept, ignore_errors=True)
@@ -408,7 +414,7 @@ def main():
         if not hasattr(local, "worker"):
             local.worker = inprocess.Worker(
                 os.path.join(os.path.dirname(options.tilec), "tile-difftest-worker"),
-                options.backends, env)
+                options.device_args + options.backends, env)
             with lock:
                 workers.append(local.worker)
         return local.worker

@@ -1,7 +1,9 @@
 """The differential test's lit format: one test per seed of the CI set
 (lit.cfg.py), each running difftest.py on that seed alone, `in-process`, which
-runs the first 8 of them through the in-process worker (inprocess.py), and
-`selftest`, which checks the comparison, the generator and the worker's
+runs the first 8 of them through the in-process worker (inprocess.py),
+`gpu-profile`, which runs the first 16 through the worker with a GPU's profile
+over the devices' own (tests/e2e/Inputs/gpu-schedule.json: the GPU schedules,
+with their vectors and lanes, on the CPU devices), and `selftest`, which checks the comparison, the generator and the worker's
 fallbacks (selftest.py). A test passes when
 the program agrees on every backend or its findings are known issues
 (known_issues.py). A module of its own so that lit's worker processes can
@@ -25,6 +27,7 @@ class DiffTest(lit.formats.TestFormat):
             return
         yield lit.Test.Test(testSuite, ("selftest",), localConfig)
         yield lit.Test.Test(testSuite, ("in-process",), localConfig)
+        yield lit.Test.Test(testSuite, ("gpu-profile",), localConfig)
         for seed in self.seeds:
             yield lit.Test.Test(testSuite, ("seed-%d" % seed,), localConfig)
 
@@ -42,13 +45,19 @@ class DiffTest(lit.formats.TestFormat):
             # The first seeds of the CI set again, through the worker.
             cmd = driver + ["--in-process", "--seeds", "%d..%d" % (self.seeds[0],
                                                                    self.seeds[7])]
+        elif name == "gpu-profile":
+            profile = os.path.join(here, "..", "e2e", "Inputs", "gpu-schedule.json")
+            cmd = driver + ["--in-process", "--profile", profile, "--seeds",
+                            "%d..%d" % (self.seeds[0], self.seeds[15])]
         else:
             cmd = driver + ["--seeds", name.split("-")[1]]
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            env=test.config.environment)
         output = "$ %s\n%s" % (" ".join(cmd), p.stdout.decode(errors="replace"))
         passed = p.returncode == 0
-        if name == "in-process":
+        if name in ("in-process", "gpu-profile"):
             # A worker that never answers would pass through the fallback.
-            passed &= "8 programs ran in-process, 0 through tilec run" in output
+            count = 8 if name == "in-process" else 16
+            passed &= ("%d programs ran in-process, 0 through tilec run" % count
+                       in output)
         return (lit.Test.PASS if passed else lit.Test.FAIL), output

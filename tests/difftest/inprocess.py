@@ -15,8 +15,9 @@ import subprocess
 class Worker:
     """One tile-difftest-worker process, started on first use."""
 
-    def __init__(self, path, backends, env):
-        self.command = [path] + list(backends)
+    def __init__(self, path, arguments, env):
+        """`arguments`: the worker's, [--profile FILE] BACKEND..."""
+        self.command = [path] + list(arguments)
         self.env = env
         self.process = None
         self.answered = 0

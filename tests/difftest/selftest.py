@@ -38,7 +38,7 @@ def reference_run(tilec, source, args):
                                     "reference", os.path.join(work, "reference"), 60,
                                     dict(os.environ))
     assert kind is None, text
-    return work, types.SimpleNamespace(tilec=tilec, timeout=60)
+    return work, types.SimpleNamespace(tilec=tilec, timeout=60, device_args=[])
 
 
 def check_ill_conditioned(tilec):
@@ -110,7 +110,7 @@ def check_driver_optimizer():
         np.save(os.path.join(work, "reference", name + ".npy"), f32(1))
     exact = {"approx": None, "exact": True, "precision": "f32"}
     meta = {"outputs": {name: exact for name in "OWF"}}
-    options = types.SimpleNamespace(tilec=fake, timeout=60)
+    options = types.SimpleNamespace(tilec=fake, timeout=60, device_args=[])
     difftest.unoptimized_driver_agrees(options, dict(os.environ), work, [], meta, "opencl")
     found = difftest.outputs_named(work, "unoptimized-agrees-opencl")
     assert found == {"O"}, found

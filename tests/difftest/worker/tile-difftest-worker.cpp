@@ -22,7 +22,9 @@
 // answering as that program's crash or hang and runs it again through
 // `tilec run`, whose exit status decides.
 //
-// Usage: tile-difftest-worker BACKEND...   (opencl, vulkan)
+// Usage: tile-difftest-worker [--profile FILE] BACKEND...   (opencl, vulkan)
+// where FILE is a device profile over each device's, as `tilec run
+// --profile` takes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -127,7 +129,13 @@ json answer(std::vector<Target> &targets, const std::string &line) {
 
 int main(int argc, char **argv) {
   std::vector<Target> targets;
-  for (int i = 1; i < argc; ++i) {
+  std::string profilePath;
+  int first = 1;
+  if (argc > 2 && std::string(argv[1]) == "--profile") {
+    profilePath = argv[2];
+    first = 3;
+  }
+  for (int i = first; i < argc; ++i) {
     std::optional<Backend> backend = parseBackend(argv[i]);
     if (!backend) {
       std::fprintf(stderr, "tile-difftest-worker: unknown backend '%s'\n",
@@ -138,6 +146,7 @@ int main(int argc, char **argv) {
     ContextOptions options;
     options.backend = *backend;
     options.cache.diskEnabled = false;
+    options.profilePath = profilePath;
     Expected<Context> context = Context::create(options);
     if (context)
       target.context = std::move(*context);
