@@ -257,10 +257,18 @@ void lowering::restrictLinearSchedule(Schedule &schedule, int64_t elements,
   schedule.activeItems = elements;
   int64_t groupSize = schedule.localSize[0];
   if (schedule.kind != ScheduleKind::PerElement) {
-    // A generic contraction's work-item takes `walk.width` elements, which
-    // divide the rows.
-    if (schedule.kind == ScheduleKind::GenericContraction)
-      schedule.activeItems = elements / schedule.walk.width;
+    // A generic contraction's work-item takes `walk.width` elements (its
+    // lanes), from a multiple of them in the chunk's buffers: where the rows
+    // (of a 1-D output, single elements) are no multiple, one element.
+    if (schedule.kind == ScheduleKind::GenericContraction) {
+      if (rowElements % schedule.walk.width != 0) {
+        schedule.walk.width = 1;
+        schedule.reason += "; in this chunk one element per work-item (its "
+                           "rows are not a multiple of the lanes)";
+      }
+      schedule.walk.steps = elements / schedule.walk.width;
+      schedule.activeItems = schedule.walk.steps;
+    }
     int64_t groups = llvm::divideCeil(schedule.activeItems, groupSize);
     int64_t along =
         std::max<int64_t>(1, std::min(schedule.numGroups[0], groups));
