@@ -50,18 +50,29 @@ static bool keepsSignExtension(arith::CmpIPredicate predicate) {
 
 /// `predicate` with its operands exchanged: a < b is b > a.
 static arith::CmpIPredicate swapOperands(arith::CmpIPredicate predicate) {
+  using arith::CmpIPredicate;
   switch (predicate) {
-  case arith::CmpIPredicate::slt:
-    return arith::CmpIPredicate::sgt;
-  case arith::CmpIPredicate::sle:
-    return arith::CmpIPredicate::sge;
-  case arith::CmpIPredicate::sgt:
-    return arith::CmpIPredicate::slt;
-  case arith::CmpIPredicate::sge:
-    return arith::CmpIPredicate::sle;
-  default:
+  case CmpIPredicate::slt:
+    return CmpIPredicate::sgt;
+  case CmpIPredicate::sle:
+    return CmpIPredicate::sge;
+  case CmpIPredicate::sgt:
+    return CmpIPredicate::slt;
+  case CmpIPredicate::sge:
+    return CmpIPredicate::sle;
+  case CmpIPredicate::ult:
+    return CmpIPredicate::ugt;
+  case CmpIPredicate::ule:
+    return CmpIPredicate::uge;
+  case CmpIPredicate::ugt:
+    return CmpIPredicate::ult;
+  case CmpIPredicate::uge:
+    return CmpIPredicate::ule;
+  case CmpIPredicate::eq:
+  case CmpIPredicate::ne:
     return predicate;
   }
+  llvm_unreachable("unknown predicate");
 }
 
 /// The constant, or narrow comparison, that `predicate` of `extended` (an

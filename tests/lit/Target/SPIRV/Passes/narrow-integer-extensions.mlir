@@ -61,7 +61,7 @@ module {
     }
 
     // CHECK-LABEL: gpu.func @zero_extended
-    // CHECK-SAME: (%[[B:.*]]: i1, %[[X:.*]]: i8, %[[OUT:.*]]: memref<7xi1>)
+    // CHECK-SAME: (%[[B:.*]]: i1, %[[X:.*]]: i8, %[[OUT:.*]]: memref<8xi1>)
     // CHECK: %[[BYTE:.*]] = arith.extui %[[X]] : i8 to i32
     // CHECK: %[[INSIDE:.*]] = arith.cmpi slt, %[[BYTE]], %{{.*}} : i32
     // CHECK: %[[MAYBE:.*]] = arith.cmpi eq, %[[BYTE]], %{{.*}} : i32
@@ -72,7 +72,8 @@ module {
     // CHECK: memref.store %false{{.*}}, %[[OUT]]
     // CHECK: memref.store %false{{.*}}, %[[OUT]]
     // CHECK: memref.store %[[MAYBE]], %[[OUT]]
-    gpu.func @zero_extended(%b: i1, %x: i8, %out: memref<7xi1>) kernel {
+    // CHECK: memref.store %true{{.*}}, %[[OUT]]
+    gpu.func @zero_extended(%b: i1, %x: i8, %out: memref<8xi1>) kernel {
       %bit = arith.extui %b : i1 to i32
       %byte = arith.extui %x : i8 to i32
       %c0 = arith.constant 0 : i32
@@ -87,6 +88,7 @@ module {
       %never = arith.cmpi eq, %cm1, %byte : i32
       %wider = arith.cmpi eq, %byte, %c256 : i32
       %maybe = arith.cmpi eq, %byte, %c255 : i32
+      %swapped = arith.cmpi uge, %c2, %bit : i32
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i2 = arith.constant 2 : index
@@ -94,13 +96,15 @@ module {
       %i4 = arith.constant 4 : index
       %i5 = arith.constant 5 : index
       %i6 = arith.constant 6 : index
-      memref.store %negative, %out[%i0] : memref<7xi1>
-      memref.store %small, %out[%i1] : memref<7xi1>
-      memref.store %atMost, %out[%i2] : memref<7xi1>
-      memref.store %inside, %out[%i3] : memref<7xi1>
-      memref.store %never, %out[%i4] : memref<7xi1>
-      memref.store %wider, %out[%i5] : memref<7xi1>
-      memref.store %maybe, %out[%i6] : memref<7xi1>
+      %i7 = arith.constant 7 : index
+      memref.store %negative, %out[%i0] : memref<8xi1>
+      memref.store %small, %out[%i1] : memref<8xi1>
+      memref.store %atMost, %out[%i2] : memref<8xi1>
+      memref.store %inside, %out[%i3] : memref<8xi1>
+      memref.store %never, %out[%i4] : memref<8xi1>
+      memref.store %wider, %out[%i5] : memref<8xi1>
+      memref.store %maybe, %out[%i6] : memref<8xi1>
+      memref.store %swapped, %out[%i7] : memref<8xi1>
       gpu.return
     }
 
