@@ -82,6 +82,22 @@ static Value expandPow(ImplicitLocOpBuilder &b, Value x, Value y) {
           ? buildExpF64(b,
                         b.create<arith::MulFOp>(y, buildLogF64(b, magnitude)))
           : b.create<math::PowFOp>(magnitude, y).getResult();
+  if (getElementTypeOrSelf(type).isF32()) {
+    // lavapipe's Pow of a subnormal base read its exponent field as a
+    // normal number's, as its Log did (guardLogOfSubnormals): pow(1.4e-45,
+    // -1) was 2^127, not inf (difftest seed 22401134). A subnormal |x| is
+    // scaled by 2^24 first, exactly, and the power by pow(2^-24, y) after
+    // (GLSL's Pow of a power of two: exp2 of -24 y).
+    Value scaledBase =
+        b.create<arith::MulFOp>(magnitude, splatConstant(b, type, 0x1p24));
+    Value scaledPower = b.create<math::PowFOp>(scaledBase, y);
+    Value correction =
+        b.create<math::PowFOp>(splatConstant(b, type, 0x1p-24), y);
+    Value subnormal = cmp(arith::CmpFPredicate::OLT, magnitude,
+                          splatConstant(b, type, 0x1p-126));
+    power = select(subnormal, b.create<arith::MulFOp>(scaledPower, correction),
+                   power);
+  }
   // pow(+-0, y) is +-inf for y < 0 and +-0 for y > 0.
   Value zeroBase =
       select(cmp(arith::CmpFPredicate::OLT, y, zero), infinity, zero);
