@@ -1,4 +1,4 @@
-//===- GenericSchedule.cpp - One work-item per output element -------------===//
+//===- GenericSchedule.cpp - Whole loop nests, one work-item's elements ---===//
 //
 // The generic schedule (docs/scheduler.md, "Generic"): each work-item runs
 // the contraction's whole loop nest for its output elements. On a GPU a

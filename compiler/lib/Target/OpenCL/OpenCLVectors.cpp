@@ -12,8 +12,9 @@
 // value is a float. Its bits move as one `ushort4` access, aligned like the
 // others, and convert in private memory (`vload_half4`, `vstore_half4_rte`
 // on a `__private half *`, which compilers keep in registers): NVIDIA's
-// OpenCL ran `vloada_half4(0, arg0 + i)` and `vstorea_half4_rte` on the
-// buffer 0.79x as fast as Vulkan's f16vec4 accesses (docs/codegen.md).
+// OpenCL ran an f16 add with `vloada_half4(0, arg0 + i)` and
+// `vstorea_half4_rte` on the buffer 0.79x as fast as Vulkan's f16vec4
+// accesses, and as fast with these (docs/codegen.md).
 // vector.from_elements is the vector literal `(float4)(a, b, c, d)`.
 //
 //===----------------------------------------------------------------------===//
