@@ -133,6 +133,17 @@ KNOWN_ISSUES = [
         "backend": "vulkan", "kind": "mismatch",
         "check": output_listed("vulkan_unoptimized_agrees_outputs"),
     },
+    {
+        "id": "split-needs-outermost-rows",
+        "reason": "A tensor larger than one buffer of the device is stored as pieces only "
+                  "when every kernel that touches it goes along its outermost dimension, "
+                  "row for row; otherwise tilec refuses the program, naming the tensor, the "
+                  "kernel and why (README, \"Known limits\"; docs/scheduler.md, section 5). "
+                  "Random programs meet it under a profile of tiny buffers (difftest.py "
+                  "--profile tests/e2e/Inputs/tiny-pieces.json)",
+        "kind": "refused",
+        "detail": r"this kernel cannot be split along its outermost dimension to match",
+    },
 ]
 
 # The float64 value printed as "np.float64(-0.5)" (NumPy 2) or "-0.5".
