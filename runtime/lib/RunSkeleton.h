@@ -236,7 +236,8 @@ template <Backend kBackend, class DeviceT, class BufferT>
 Status RunSkeleton<kBackend, DeviceT, BufferT>::upload(
     const Storage &bound, unsigned part,
     const std::vector<const HostTensor *> &source) {
-  if (!source[part])
+  // An input that nothing reads has no storage to fill.
+  if (!source[part] || !plan->ownsStorage(part))
     return Status::success();
   return write(bound, part, source[part]->data() + plan->partOffset(part));
 }

@@ -17,14 +17,21 @@ uint64_t tilec::bufferBytes(const BundleBuffer &buffer) {
 }
 
 StoragePlan::StoragePlan(const Bundle &bundle)
-    : bundle(bundle), pieces(bundle.buffers.size()) {
+    : bundle(bundle), pieces(bundle.buffers.size()),
+      used(bundle.buffers.size(), false) {
   for (unsigned i = 0; i < bundle.buffers.size(); ++i)
     if (const std::optional<BufferPiece> &piece = bundle.buffers[i].pieceOf)
       pieces[piece->whole].push_back(i);
+  for (const BundleLaunch &launch : bundle.launches)
+    for (unsigned arg : launch.args)
+      used[storageOwner(arg)] = true;
+  for (unsigned output : bundle.outputs)
+    for (unsigned part : partsOf(storageOwner(output)))
+      used[part] = true;
 }
 
 bool StoragePlan::ownsStorage(unsigned index) const {
-  return !bundle.buffers[index].aliasOf && pieces[index].empty();
+  return !bundle.buffers[index].aliasOf && pieces[index].empty() && used[index];
 }
 
 unsigned StoragePlan::storageOwner(unsigned index) const {

@@ -50,8 +50,10 @@ class StoragePlan {
 public:
   explicit StoragePlan(const Bundle &bundle);
 
-  /// Whether bundle buffer `index` has storage of its own: not an alias
-  /// and not a tensor stored as pieces.
+  /// Whether bundle buffer `index` has storage of its own: not an alias,
+  /// not a tensor stored as pieces, and used: an input that no launch reads
+  /// and no output is gets none (nor is it uploaded), so that a program
+  /// that ignores a large input runs where that input would not fit.
   bool ownsStorage(unsigned index) const;
   /// The buffer whose storage bundle buffer `index` uses: its alias target,
   /// or itself.
@@ -105,6 +107,9 @@ private:
   const Bundle &bundle;
   /// The pieces of each bundle buffer, in order (empty: not split).
   std::vector<std::vector<unsigned>> pieces;
+  /// Per bundle buffer: whether a launch reads or writes its storage, or
+  /// an output is it.
+  std::vector<bool> used;
 };
 
 } // namespace tilec
