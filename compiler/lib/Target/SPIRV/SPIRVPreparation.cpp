@@ -332,6 +332,9 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVDivisorRangePass());
   kernels.addPass(createSPIRVUnsignedDivisionsPass());
   kernels.addPass(createSPIRVRemaindersFromQuotientsPass());
+  // Again, for the comparisons the expansions made (an integer abs compares
+  // its operand with 0).
+  kernels.addPass(createSPIRVNarrowIntegerExtensionsPass());
   // After the last pass that folds: nothing may fold a constant zero back
   // in.
   kernels.addPass(createSPIRVKeepZeroOperandsExactPass());
