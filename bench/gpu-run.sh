@@ -16,7 +16,8 @@
 # - step: the training step of train_cnn (batch 128) timed kernel by kernel by `tilec bench`
 #   (train-step-opencl.txt, train-step-vulkan.txt), with the same data set;
 # - difftest[=SECONDS]: tests/difftest/difftest.py --in-process for SECONDS (default 300) with a job
-#   per core, from the seed $TILEC_DIFFTEST_START (default 20000000), OpenCL and Vulkan on the GPU:
+#   per core, from the seed $TILEC_DIFFTEST_START (default 20000000), OpenCL and Vulkan on the GPU
+#   (with --other-vulkan-device llvmpipe where pack-gpu.sh --lavapipe packed it):
 #   difftest.txt, and unexplained.tgz with each unexplained program, its inputs and every backend's
 #   outputs (docs/testing.md).
 set -uo pipefail
@@ -91,10 +92,13 @@ SITE
     seconds=${stage#difftest}
     seconds=${seconds#=}
     rm -rf /tmp/tilec-difftest
+    # A packed lavapipe (pack-gpu.sh --lavapipe) runs the GPU's bundles of the Vulkan findings.
+    other=()
+    tilec devices --backend vulkan 2>/dev/null | grep -q llvmpipe && other=(--other-vulkan-device llvmpipe)
     python3 tests/difftest/difftest.py --in-process --tilec "$root/.device/bin/tilec" --quiet \
       --work /dev/shm/tilec-difftest --keep /tmp/tilec-difftest/findings \
       --time "${seconds:-300}" --start "${TILEC_DIFFTEST_START:-20000000}" --jobs "$(nproc)" \
-      > "$out/difftest.txt" 2>&1
+      "${other[@]}" > "$out/difftest.txt" 2>&1
     grep -E '^difftest: [0-9]+ programs' "$out/difftest.txt"
     unexplained=$(grep UNEXPLAINED "$out/difftest.txt" | grep -oE 'seed [0-9]+' | sort -u |
       awk '{print "findings/seed" $2}')

@@ -3,10 +3,19 @@
 # Debian's LLVM/MLIR: fills .device/ (git-ignored) with tilec, tile-run, the CLBlast baseline, the
 # Mandelbrot and training examples, every shared library they need that such a machine lacks
 # (binaries and libraries xz-compressed where over 256 KiB; .device/setup.sh unpacks them), the OpenCL/Vulkan loader
-# packages, clinfo and lit.
+# packages, clinfo and lit. With --lavapipe it adds Mesa's lavapipe (this machine's, with the LLVM it
+# links: about 33 MB more), a second Vulkan implementation on the CPU that the difftest runs the GPU's
+# own SPIR-V on (docs/testing.md, `vulkan-driver-miscompile`).
 # Run after building build/; then take .device along and start the command there with
 #   source .device/setup.sh && bash bench/gpu-run.sh
 set -euo pipefail
+lavapipe=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
+with_lavapipe=false
+case ${1:-} in
+--lavapipe) with_lavapipe=true ;;
+"") ;;
+*) echo "usage: bash bench/pack-gpu.sh [--lavapipe]" >&2; exit 2 ;;
+esac
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 mkdir -p "$(git rev-parse --git-path info)"
@@ -18,13 +27,24 @@ bins=(build/bin/tilec build/bin/tile-run build/bin/tile-difftest-worker build/bi
   build/examples/train_cnn /usr/lib/llvm-19/bin/FileCheck)
 # The C library, the C++ runtime and the loaders are the machine's own.
 skip='^(linux-vdso|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|ld-linux|libstdc\+\+|libgcc_s|libOpenCL\.so|libvulkan\.so)'
-for b in "${bins[@]}"; do
-  cp "$b" .device/bin/
-  ldd "$b" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
+copy_libraries() { # the libraries that $1 needs
+  ldd "$1" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
     [[ "$name" =~ $skip ]] && continue
     [ -e ".device/lib/$name" ] || cp -L "$path" ".device/lib/$name"
   done
+}
+for b in "${bins[@]}"; do
+  cp "$b" .device/bin/
+  copy_libraries "$b"
 done
+if $with_lavapipe; then
+  cp "$lavapipe" .device/lib/
+  copy_libraries "$lavapipe"
+  # The loader finds the library through LD_LIBRARY_PATH, which setup.sh points at .device/lib.
+  mkdir -p .device/icd
+  printf '{"file_format_version": "1.0.0", "ICD": {"library_path": "%s", "api_version": "1.1.230"}}\n' \
+    "$(basename "$lavapipe")" > .device/icd/lvp_icd.json
+fi
 # Compress each large binary and library once per machine (the tools hold LLVM and MLIR: about 60 s).
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/tilec-device-pack"
 mkdir -p "$cache"

@@ -100,8 +100,9 @@ def compare(ref, out, approx, exact=False, precision=None):
         len(bad), i, o[i], r[i])
 
 
-def run_tilec(tilec, program, args, backend, out_dir, timeout, env, extra=()):
-    cmd = [tilec, "run", program] + args + ["--backend", backend, "--output-dir", out_dir]
+def run_tilec(tilec, program, args, backend, out_dir, timeout, env, extra=(), command=("run",)):
+    cmd = [tilec] + list(command) + [program] + args + ["--backend", backend,
+                                                        "--output-dir", out_dir]
     cmd += list(extra)
     # A run that times out gets a second chance, three times as long: on a
     # loaded machine a slow driver compile is not a hang.
@@ -172,10 +173,12 @@ def check_seed(seed, options, env, worker=None):
         with open(program) as f:
             source = f.read()
         facts = program_facts(work, options.device_facts)
-        for backend in sorted({backend for backend, detail in mismatches
-                               if not known_issues.match(backend, "mismatch", detail,
-                                                         source, facts)}):
+        unexplained = {backend for backend, detail in mismatches
+                       if not known_issues.match(backend, "mismatch", detail, source, facts)}
+        for backend in sorted(unexplained):
             unoptimized_driver_agrees(options, env, work, args, meta, backend)
+        if "vulkan" in unexplained and options.other_vulkan_device:
+            other_vulkan_device_agrees(options, env, work, args, meta)
     return seed, findings, work
 
 
@@ -237,15 +240,61 @@ def unoptimized_driver_agrees(options, env, work, args, meta, backend):
         runs[name] = None if kind else out_dir
     names = set()
     if runs["again"] and runs["unoptimized"]:
-        for output, info in meta["outputs"].items():
-            ref = np.load(os.path.join(work, "reference", output + ".npy"))
-            agrees = {name: not compare(ref, np.load(os.path.join(out_dir, output + ".npy")),
-                                        info["approx"], info["exact"], info["precision"])
-                      for name, out_dir in runs.items()}
-            if agrees["unoptimized"] and not agrees["again"]:
-                names.add(output)
+        names = agreeing_outputs(work, meta, runs["unoptimized"], runs["again"])
     with open(os.path.join(work, "unoptimized-agrees-%s.json" % backend), "w") as f:
         json.dump(sorted(names), f)
+
+
+def other_vulkan_device_agrees(options, env, work, args, meta):
+    """Writes work/other-vulkan-device-agrees.json: the outputs that the
+    Vulkan device gets wrong again from a bundle compiled for it, and that
+    another Vulkan implementation (--other-vulkan-device) gets right from
+    the same bundle: the same SPIR-V, right on one driver and wrong on the
+    other, is a miscompile of the driver's. tile-run runs the bundle on
+    both, so that nothing is compiled again."""
+    program = os.path.join(work, "prog.tile")
+    bundle = os.path.join(work, "vulkan-bundle.json")
+    shapes = []
+    for arg in args:
+        name, path = arg[len("--input="):].split("=@")
+        array = np.load(path)
+        shapes += ["--arg", "%s=%s[%s]" % (name, dt.name_of(array.dtype),
+                                           ",".join(str(d) for d in array.shape))]
+    compile_cmd = [options.tilec, "compile", program, "--backend", "vulkan", "--emit",
+                   "bundle", "-o", bundle] + shapes + options.device_args
+    try:
+        compiled = subprocess.run(compile_cmd, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, timeout=options.timeout,
+                                  env=env).returncode == 0
+    except subprocess.TimeoutExpired:
+        compiled = False
+    names = set()
+    if compiled:
+        tile_run = os.path.join(os.path.dirname(options.tilec), "tile-run")
+        runs = {}
+        for name, device in (("again", []), ("other", ["--device", options.other_vulkan_device])):
+            out_dir = os.path.join(work, "vulkan-bundle-" + name)
+            kind, _ = run_tilec(tile_run, bundle, args, "vulkan", out_dir, options.timeout,
+                                env, device, command=[])
+            runs[name] = None if kind else out_dir
+        if runs["again"] and runs["other"]:
+            names = agreeing_outputs(work, meta, runs["other"], runs["again"])
+    with open(os.path.join(work, "other-vulkan-device-agrees.json"), "w") as f:
+        json.dump(sorted(names), f)
+
+
+def agreeing_outputs(work, meta, right_dir, wrong_dir):
+    """The outputs that agree with the reference in `right_dir` and not in
+    `wrong_dir`."""
+    names = set()
+    for output, info in meta["outputs"].items():
+        ref = np.load(os.path.join(work, "reference", output + ".npy"))
+        agrees = [not compare(ref, np.load(os.path.join(out_dir, output + ".npy")),
+                              info["approx"], info["exact"], info["precision"])
+                  for out_dir in (right_dir, wrong_dir)]
+        if agrees == [True, False]:
+            names.add(output)
+    return names
 
 
 def program_facts(work, device_facts):
@@ -259,7 +308,9 @@ def program_facts(work, device_facts):
                 opencl_unoptimized_agrees_outputs=outputs_named(
                     work, "unoptimized-agrees-opencl"),
                 vulkan_unoptimized_agrees_outputs=outputs_named(
-                    work, "unoptimized-agrees-vulkan"))
+                    work, "unoptimized-agrees-vulkan"),
+                other_vulkan_device_agrees_outputs=outputs_named(
+                    work, "other-vulkan-device-agrees"))
 
 
 def outputs_named(work, name):
@@ -340,6 +391,12 @@ def main():
     parser.add_argument("--profile", default=None,
                         help="a device profile (JSON) over the devices' own, as tilec run "
                              "--profile takes it: a GPU's schedules on CPU devices")
+    parser.add_argument("--other-vulkan-device", default=None, metavar="SEL",
+                        help="a second Vulkan device (--device SEL of tilec) that runs the "
+                             "default Vulkan device's own bundle of a program with a Vulkan "
+                             "finding nothing else explains: right there and wrong again on "
+                             "the default device, it is the known issue "
+                             "vulkan-driver-miscompile")
     parser.add_argument("--in-process", action="store_true",
                         help="run the devices' side through a tile-difftest-worker per job "
                              "(beside --tilec), which opens each device once")

@@ -124,6 +124,53 @@ def check_driver_optimizer():
     shutil.rmtree(work)
 
 
+def check_other_vulkan_device():
+    """The Vulkan driver is blamed for an output that the device's own bundle
+    gets wrong again and another Vulkan device right from the same bundle (O),
+    not for one that both get wrong (W) nor one that the bundle gets right on
+    the device too (F). The tilec and tile-run here are fakes: tilec checks
+    the shapes it is given and writes the bundle, tile-run writes the
+    outputs."""
+    work = tempfile.mkdtemp()
+    np.save(os.path.join(work, "A.npy"), np.zeros((2, 3), np.int16))
+    args = ["--input=A=@" + os.path.join(work, "A.npy")]
+    tilec = os.path.join(work, "tilec")
+    with open(tilec, "w") as f:
+        f.write("#!%s\nimport sys\n"
+                "assert sys.argv[1] == 'compile' and 'A=i16[2,3]' in sys.argv, sys.argv\n"
+                "open(sys.argv[sys.argv.index('-o') + 1], 'w').close()\n" % sys.executable)
+    tile_run = os.path.join(work, "tile-run")
+    with open(tile_run, "w") as f:
+        f.write("#!%s\nimport os, sys\nimport numpy as np\n"
+                "assert os.path.exists(sys.argv[1]) and sys.argv[2] == %r, sys.argv\n"
+                "out = sys.argv[sys.argv.index('--output-dir') + 1]\n"
+                "os.makedirs(out)\n"
+                "other = sys.argv[-2:] == ['--device', 'llvmpipe']\n"
+                "for name, value in (('O', 1 if other else 2), ('W', 2), ('F', 1)):\n"
+                "    np.save(os.path.join(out, name + '.npy'), np.float32([value]))\n"
+                % (sys.executable, args[0]))
+    for fake in (tilec, tile_run):
+        os.chmod(fake, 0o755)
+    os.makedirs(os.path.join(work, "reference"))
+    for name in "OWF":
+        np.save(os.path.join(work, "reference", name + ".npy"), f32(1))
+    exact = {"approx": None, "exact": True, "precision": "f32"}
+    meta = {"outputs": {name: exact for name in "OWF"}}
+    options = types.SimpleNamespace(tilec=tilec, timeout=60, device_args=[],
+                                    other_vulkan_device="llvmpipe")
+    difftest.other_vulkan_device_agrees(options, dict(os.environ), work, args, meta)
+    found = difftest.outputs_named(work, "other-vulkan-device-agrees")
+    assert found == {"O"}, found
+    facts = {"other_vulkan_device_agrees_outputs": found}
+    detail = "O (f32): 1 element(s) differ, the first [0]: 2.0, reference 1.0"
+    assert known_issues.match("vulkan", "mismatch", detail, "", facts) == \
+        "vulkan-driver-miscompile"
+    assert known_issues.match("opencl", "mismatch", detail, "", facts) is None
+    assert known_issues.match("vulkan", "mismatch", detail.replace("O (", "W ("), "",
+                              facts) is None
+    shutil.rmtree(work)
+
+
 def main():
     compare = difftest.compare
     assert compare(f32(np.nan, 1, np.inf), f32(np.nan, 1, np.inf), None) is None
@@ -246,6 +293,7 @@ def main():
     assert inprocess.input_files(["--input=A=@x/A.npy"]) == {"A": os.path.abspath("x/A.npy")}
     shutil.rmtree(work)
     check_driver_optimizer()
+    check_other_vulkan_device()
 
     if len(sys.argv) > 1:
         check_ill_conditioned(sys.argv[1])
