@@ -9,7 +9,8 @@ writes <out>/<date>-<device>.md (the table, with ratios against the baseline mea
 the matrix product and the 3x3 convolution; needs matplotlib). tilec's times are the sum of its kernels'
 medians from the device's profiling events (`tilec bench`); PyTorch's are CUDA events around the call
 (TF32 off), medians of the same number of timed runs after a warm-up; CLBlast's come from
-`clblast_sgemm`. A ratio above 1 means tilec is faster.
+`clblast_sgemm`. A ratio above 1 means tilec is faster. A memory-bound row also shows its bandwidth as a
+share of a copy's of as many elements (2^26 for the 8192 x 8192 rows), on the same backend in the same run.
 """
 import argparse
 import datetime
@@ -33,7 +34,7 @@ class Workload:
     """One row: a .tile file, its input shapes, its work (flops or bytes) and its PyTorch twin."""
 
     def __init__(self, name, group, tile, inputs, flops=0.0, bytes_moved=0.0, torch_fn=None,
-                 clblast=None, plot=None):
+                 clblast=None, plot=None, copy=None):
         self.name = name
         self.group = group  # "compute" (TFLOP/s) or "memory" (GB/s) or "network" (ms)
         self.tile = tile
@@ -43,6 +44,9 @@ class Workload:
         self.torch_fn = torch_fn  # torch module -> (setup -> callable)
         self.clblast = clblast  # (M, N, K) or None
         self.plot = plot  # (series, x) for the plot, or None
+        # The copy row (of as many elements, or the largest) whose bandwidth, measured in the same run
+        # on the same backend, this memory-bound row's is a share of.
+        self.copy = copy
 
 
 def matmul_torch(m, n, k):
@@ -166,26 +170,31 @@ def workloads(quick):
     def vec(torch, count, fn, dtype="float32"):
         xs = [torch.randn(n28, device="cuda", dtype=getattr(torch, dtype)) for _ in range(count)]
         return lambda: fn(*xs)
-    rows.append(Workload("copy 2^%d" % (n28.bit_length() - 1), "memory", "copy.tile", [("X", [n28])],
-                         bytes_moved=8.0 * n28,
-                         torch_fn=lambda t: vec(t, 1, lambda x: x.clone())))
+    def copy_row(e):
+        return Workload("copy 2^%d" % e, "memory", "copy.tile", [("X", [1 << e])],
+                        bytes_moved=8.0 * (1 << e),
+                        torch_fn=lambda t: (lambda x: (lambda: x.clone()))(
+                            t.randn(1 << e, device="cuda")))
+    copies = {e: copy_row(e) for e in ([20, 24] if quick else [20, 24, 26, 28])}
+    rows += copies.values()
+    copy28 = copies[n28.bit_length() - 1]
     rows.append(Workload("add 2^%d" % (n28.bit_length() - 1), "memory", "add.tile",
-                         [("A", [n28]), ("B", [n28])], bytes_moved=12.0 * n28,
+                         [("A", [n28]), ("B", [n28])], bytes_moved=12.0 * n28, copy=copy28,
                          torch_fn=lambda t: vec(t, 2, lambda a, b: a + b)))
     rows.append(Workload("relu 2^%d" % (n28.bit_length() - 1), "memory", "relu.tile", [("X", [n28])],
-                         bytes_moved=8.0 * n28, torch_fn=lambda t: vec(t, 1, t.relu)))
+                         bytes_moved=8.0 * n28, copy=copy28, torch_fn=lambda t: vec(t, 1, t.relu)))
     rows.append(Workload("5-op chain 2^%d" % (n28.bit_length() - 1), "memory", "chain5.tile",
-                         [("X", [n28])], bytes_moved=8.0 * n28,
+                         [("X", [n28])], bytes_moved=8.0 * n28, copy=copy28,
                          torch_fn=lambda t: vec(t, 1, lambda x: t.relu(x * 0.5 + 1.0) * x - 2.0)))
     rows.append(Workload("add f16 2^%d" % (n28.bit_length() - 1), "memory", "add.tile",
                          [("A", [n28], "f16"), ("B", [n28], "f16")], bytes_moved=6.0 * n28,
-                         torch_fn=lambda t: vec(t, 2, lambda a, b: a + b, "float16")))
+                         copy=copy28, torch_fn=lambda t: vec(t, 2, lambda a, b: a + b, "float16")))
     rows.append(Workload("cast f32 to f16 2^%d" % (n28.bit_length() - 1), "memory",
                          "cast_f16.tile", [("X", [n28])], bytes_moved=6.0 * n28,
-                         torch_fn=lambda t: vec(t, 1, lambda x: x.half())))
+                         copy=copy28, torch_fn=lambda t: vec(t, 1, lambda x: x.half())))
     for e in ([20, 24] if quick else [20, 24, 28]):
         rows.append(Workload("sum 2^%d" % e, "memory", "sum.tile", [("A", [1 << e])],
-                             bytes_moved=4.0 * (1 << e),
+                             bytes_moved=4.0 * (1 << e), copy=copies[e],
                              torch_fn=lambda t, e=e: (lambda a: (lambda: a.sum()))(
                                  t.randn(1 << e, device="cuda"))))
 
@@ -195,10 +204,10 @@ def workloads(quick):
             return lambda: fn(torch, x)
         return make
     rows.append(Workload("row sum 8192x8192", "memory", "row_sum.tile", [("A", [8192, 8192])],
-                         bytes_moved=4.0 * 8192 * 8192,
+                         bytes_moved=4.0 * 8192 * 8192, copy=copies.get(26),
                          torch_fn=mat(8192, 8192, lambda t, x: x.sum(1))))
     rows.append(Workload("column sum 8192x8192", "memory", "column_sum.tile", [("A", [8192, 8192])],
-                         bytes_moved=4.0 * 8192 * 8192,
+                         bytes_moved=4.0 * 8192 * 8192, copy=copies.get(26),
                          torch_fn=mat(8192, 8192, lambda t, x: x.sum(0))))
 
     def channel(torch):
@@ -206,10 +215,10 @@ def workloads(quick):
         return lambda: x.sum((0, 2, 3))
     rows.append(Workload("channel sum NCHW 128x64x56x56", "memory", "channel_sum.tile",
                          [("A", [128, 64, 56, 56])], bytes_moved=4.0 * 128 * 64 * 56 * 56,
-                         torch_fn=channel))
+                         copy=copies.get(26), torch_fn=channel))
     for m, n in [(8192, 8192), (65536, 1024), (16384, 4096), (2048, 32768)]:
         rows.append(Workload("softmax %dx%d" % (m, n), "memory", "softmax.tile", [("X", [m, n])],
-                             bytes_moved=8.0 * m * n,
+                             bytes_moved=8.0 * m * n, copy=copies.get(26),
                              torch_fn=mat(m, n, lambda t, x: t.softmax(x, 1))))
     def maxpool(torch):
         x = torch.randn(128, 64, 112, 112, device="cuda").to(memory_format=torch.channels_last)
@@ -218,7 +227,7 @@ def workloads(quick):
                          [("I", [128, 112, 112, 64])],
                          bytes_moved=4.0 * 128 * 64 * (112 * 112 + 55 * 55), torch_fn=maxpool))
     rows.append(Workload("layer norm 8192x8192", "memory", "layer_norm.tile", [("X", [8192, 8192])],
-                         bytes_moved=8.0 * 8192 * 8192,
+                         bytes_moved=8.0 * 8192 * 8192, copy=copies.get(26),
                          torch_fn=mat(8192, 8192,
                                       lambda t, x: t.nn.functional.layer_norm(x, (8192,)))))
 
@@ -354,6 +363,15 @@ def ratio(base, mine):
     return "%.2fx" % (base / mine) if base and mine else "-"
 
 
+def share_of_copy(w, results, backend):
+    """The row's bandwidth as a share of its copy row's on the same backend, in the same run."""
+    ms = results[w.name].get(backend)
+    copy_ms = results.get(w.copy.name, {}).get(backend) if w.copy else None
+    if not ms or not copy_ms:
+        return "-"
+    return "%.0f%%" % (100.0 * (w.bytes_moved / ms) / (w.copy.bytes_moved / copy_ms))
+
+
 def write_plot(path, rows, results):
     try:
         import matplotlib
@@ -413,6 +431,7 @@ def write_report(args, torch, rows, results, backends):
     head += ["%s / PyTorch" % b for b in backends] + ["OpenCL / CLBlast"]
     if "opencl" in backends and "vulkan" in backends:
         head.append("Vulkan / OpenCL")
+    head += ["%s of copy" % b for b in backends]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for w in rows:
         r = results[w.name]
@@ -422,6 +441,7 @@ def write_report(args, torch, rows, results, backends):
         cells.append(ratio(r.get("clblast"), r.get("opencl")))
         if "opencl" in backends and "vulkan" in backends:
             cells.append(ratio(r.get("opencl"), r.get("vulkan")))
+        cells += [share_of_copy(w, results, b) for b in backends]
         lines.append("| " + " | ".join(cells) + " |")
     with open(stem + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
