@@ -212,20 +212,23 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
   int64_t registers = 20 + 2 * int64_t(space.freeVars.size()) +
                       int64_t(space.pivots.size()) + (compensated ? 2 : 0);
   // For speed: the elements' work-groups alone may leave the device idle
-  // (a full sum is one work-group). Each element then gets as many as fill
-  // every compute unit with the work-groups it keeps resident, as long as
-  // each work-item still aggregates kSplitTuplesPerItem tuples.
+  // (a full sum is one work-group). Where two work-groups per element would
+  // each give every work-item kSplitTuplesPerItem tuples, each element gets
+  // as many as fill every compute unit with the work-groups it keeps
+  // resident, as long as each work-item still aggregates kFillTuplesPerItem
+  // tuples and one iteration of the shared loop.
   int64_t residentGroups = getResidentGroups(profile, groupSize, registers,
                                              groupSize * partialBytes);
   int64_t deviceGroups = int64_t(profile.computeUnits) * residentGroups;
   int64_t speedGroups = 1;
-  if (!boolean) {
-    double perItem = std::min(tuples.perElement / kSplitTuplesPerItem,
-                              getSharedTrips(split, tuples));
-    int64_t enough = std::max<int64_t>(1, int64_t(perItem / sharersPerGroup));
-    speedGroups =
-        std::min<int64_t>(llvm::divideCeil(deviceGroups, blocks), enough);
-  }
+  double sharedTrips = getSharedTrips(split, tuples);
+  auto groupsKeeping = [&](double tuplesPerItem) {
+    double perItem = std::min(tuples.perElement / tuplesPerItem, sharedTrips);
+    return int64_t(perItem / sharersPerGroup);
+  };
+  if (!boolean && groupsKeeping(kSplitTuplesPerItem) >= 2)
+    speedGroups = std::min<int64_t>(llvm::divideCeil(deviceGroups, blocks),
+                                    groupsKeeping(kFillTuplesPerItem));
   bool forSpeed = speedGroups > partialGroups;
   partialGroups = std::max(partialGroups, speedGroups);
 
@@ -292,11 +295,13 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
         " per element fill them" +
         (partialGroups * blocks < deviceGroups
              ? " as far as each work-item keeps at least " +
-                   llvm::formatv("{0:F0}", kSplitTuplesPerItem).str() +
-                   " tuples (a share that outlasts the second launch) and one "
-                   "iteration of the shared loop"
+                   llvm::formatv("{0:F0}", kFillTuplesPerItem).str() +
+                   " tuples and one iteration of the shared loop"
              : "") +
-        ")";
+        "; split because 2 work-groups per element would give each "
+        "work-item at least " +
+        llvm::formatv("{0:F0}", kSplitTuplesPerItem).str() +
+        " tuples, a share that outlasts the second launch)";
   } else if (limit != 0 && (groupSize != linearSize || partialGroups > 1))
     schedule.reason +=
         " (the device stops loops after " +
