@@ -25,7 +25,7 @@ func.func @matmul(%A: tensor<128x256xf32>, %B: tensor<256x128xf32>) -> tensor<12
 // -----
 
 // CHECK-LABEL: func.func @sum
-// CHECK: tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [64, 1, 1], active_items = 16384, merged_levels = 1, partial_groups = 64, compensated = true, loop_passes = 6.500000e+01 : f64, local_mem_bytes = 2048, registers = 24,
+// CHECK: tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [128, 1, 1], active_items = 32768, merged_levels = 1, partial_groups = 128, compensated = true, loop_passes = 3.300000e+01 : f64, local_mem_bytes = 2048, registers = 24,
 // A CPU's work-items take contiguous chunks of the reduction.
 // CPU-LABEL: func.func @sum
 // CPU: schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [2, 1, 1], active_items = 512, merged_levels = 1, contiguous = true, partial_groups = 2, compensated = true, loop_passes = 2.049000e+03 : f64,

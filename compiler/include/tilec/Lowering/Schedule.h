@@ -179,22 +179,21 @@ constexpr int64_t kUnitResidentItems = 2048;
 
 /// A reduction is split over several work-groups per element for speed only
 /// when at least two of them would each give every work-item this many
-/// tuples, and it gets the most work-groups that still do: a work-group's
-/// share then takes about as long as the launch of the second kernel that
-/// combines the groups (one work-group of 256 streams about 7e9 f32 per
-/// second on the H200, so 32768 tuples take about 4.7 us, a launch 3 to
-/// 5 us). 256 left the bias gradients of the Keras CNN's training step
-/// (86528 rows of 32 columns) 42 work-groups for 132 compute units, at
-/// 270 GB/s.
+/// tuples: a work-group's share then takes about as long as the launch of
+/// the second kernel that combines the groups (one work-group of 256 streams
+/// about 7e9 f32 per second on the H200, so 32768 tuples take about 4.7 us,
+/// a launch 3 to 5 us). 256 left the bias gradients of the Keras CNN's
+/// training step (86528 rows of 32 columns) 42 work-groups for 132 compute
+/// units, at 270 GB/s.
 constexpr double kSplitTuplesPerItem = 128;
 
-/// Where kSplitTuplesPerItem busies fewer than half of the work-groups the
-/// device keeps resident, too few to hide the memory's latency, an element
-/// gets as many as busy half, as long as each work-item keeps this many
-/// tuples. On the H200 (2026-11-28) the sum of 2^20 f32 went from 32
-/// work-groups to 256 and from 19 to 15 us through OpenCL; filling the whole
-/// device instead made the sum of 2^24 (1056 work-groups, not 512) 13%
-/// slower there, and a channel sum whose work-groups passed one wave 20%.
+/// Once split, an element gets as many work-groups as fill one wave of those
+/// the device keeps resident while each work-item keeps this many tuples:
+/// the second kernel runs anyway, and its cost hardly grows with the
+/// partials. On the H200 (2026-11-28), with 128 tuples here too, the sum of
+/// 2^20 f32 had 32 work-groups and took 19 us through OpenCL (15 us with
+/// 256), and the sum of 2^24 had 512 and took 40 us through Vulkan (34 us
+/// with 1056).
 constexpr double kFillTuplesPerItem = 16;
 
 /// The neighbouring elements a column reduction's work-group takes: a

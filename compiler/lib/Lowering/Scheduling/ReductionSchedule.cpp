@@ -214,12 +214,10 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
   // For speed: the elements' work-groups alone may leave the device idle
   // (a full sum is one work-group). Where two work-groups per element would
   // each give every work-item kSplitTuplesPerItem tuples, each element gets
-  // the most that still do, within one wave of the work-groups the device
-  // keeps resident (a second, partial wave would double the time of its
-  // work-groups' share). A stream needs about half of them busy to hide the
-  // memory's latency: where the rule leaves fewer, each element gets as many
-  // as busy half, while each work-item keeps kFillTuplesPerItem tuples.
-  // Every work-item keeps one iteration of the shared loop.
+  // as many as fill one wave of the work-groups the device keeps resident
+  // (a second, partial wave would double the time of its work-groups'
+  // share), as long as each work-item still aggregates kFillTuplesPerItem
+  // tuples and one iteration of the shared loop.
   int64_t residentGroups = getResidentGroups(profile, groupSize, registers,
                                              groupSize * partialBytes);
   int64_t deviceGroups = int64_t(profile.computeUnits) * residentGroups;
@@ -229,13 +227,9 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
     double perItem = std::min(tuples.perElement / tuplesPerItem, sharedTrips);
     return int64_t(perItem / sharersPerGroup);
   };
-  if (!boolean && groupsKeeping(kSplitTuplesPerItem) >= 2) {
-    int64_t wave = std::max<int64_t>(1, deviceGroups / blocks);
-    int64_t half = std::min<int64_t>(llvm::divideCeil(deviceGroups, 2 * blocks),
-                                     groupsKeeping(kFillTuplesPerItem));
-    speedGroups =
-        std::min(wave, std::max(groupsKeeping(kSplitTuplesPerItem), half));
-  }
+  if (!boolean && groupsKeeping(kSplitTuplesPerItem) >= 2)
+    speedGroups = std::min(std::max<int64_t>(1, deviceGroups / blocks),
+                           groupsKeeping(kFillTuplesPerItem));
   bool forSpeed = speedGroups > partialGroups;
   partialGroups = std::max(partialGroups, speedGroups);
 
@@ -299,13 +293,13 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
         " (for speed: the device keeps " + std::to_string(deviceGroups) +
         " such work-groups resident, " + std::to_string(profile.computeUnits) +
         " compute units x " + resident + "; " + std::to_string(partialGroups) +
-        " per element: the most that give every work-item at least " +
-        llvm::formatv("{0:F0}", kSplitTuplesPerItem).str() +
-        " tuples (a share that outlasts the second launch), within one wave "
-        "of the resident work-groups; where that busies fewer than half of "
-        "them, as many as busy half, down to " +
+        " per element fill one wave of them as far as each work-item keeps "
+        "at least " +
         llvm::formatv("{0:F0}", kFillTuplesPerItem).str() +
-        " tuples per work-item; each keeps one iteration of the shared loop)";
+        " tuples and one iteration of the shared loop; split because 2 "
+        "work-groups per element would give each work-item at least " +
+        llvm::formatv("{0:F0}", kSplitTuplesPerItem).str() +
+        " tuples, a share that outlasts the second launch)";
   } else if (limit != 0 && (groupSize != linearSize || partialGroups > 1))
     schedule.reason +=
         " (the device stops loops after " +
