@@ -140,9 +140,10 @@ KNOWN_ISSUES = [
         "reason": "A miscompile of the Vulkan driver's: the bundle compiled for the device "
                   "gives the wrong output again there, and the right one on another Vulkan "
                   "implementation (`difftest.py --other-vulkan-device`, lavapipe beside "
-                  "the GPU) from the same SPIR-V. NVIDIA's driver (580.159.04) skipped "
-                  "the tuples of loops whose bounds hold negated indexes (seeds 10209746, "
-                  "20052328, 32020780), with or without its optimizer; docs/codegen.md "
+                  "the GPU) from the same SPIR-V. NVIDIA's driver (580.159.04) ran loops "
+                  "whose bounds hold negated indexes over the wrong tuples (seeds 10209746, "
+                  "20052328, 32020780) and gave -0.32 for -erf(-128) of a wrapped i8 abs "
+                  "(seed 24064727), also with its optimizer hinted off; docs/codegen.md "
                   "(\"Driver miscompiles\")",
         "backend": "vulkan", "kind": "mismatch",
         "check": output_listed("other_vulkan_device_agrees_outputs"),
