@@ -89,6 +89,47 @@ def check_vulkan_models(tilec):
     shutil.rmtree(work)
 
 
+def fake_outputs(right):
+    """The text of a fake tool's lines that write the outputs O, W and F to
+    its --output-dir: O is 1 (the reference's value) where the Python
+    expression `right` holds and 2 otherwise, W always 2, F always 1."""
+    return ("out = sys.argv[sys.argv.index('--output-dir') + 1]\n"
+            "os.makedirs(out)\n"
+            "for name, value in (('O', 1 if %s else 2), ('W', 2), ('F', 1)):\n"
+            "    np.save(os.path.join(out, name + '.npy'), np.float32([value]))\n" % right)
+
+
+def write_fake(path, body):
+    with open(path, "w") as f:
+        f.write("#!%s\nimport os, sys\nimport numpy as np\n%s" % (sys.executable, body))
+    os.chmod(path, 0o755)
+
+
+def reference_of_ones(work):
+    """Writes the reference's O, W and F (1 each); returns the meta.json
+    that describes them."""
+    os.makedirs(os.path.join(work, "reference"))
+    for name in "OWF":
+        np.save(os.path.join(work, "reference", name + ".npy"), f32(1))
+    exact = {"approx": None, "exact": True, "precision": "f32"}
+    return {"outputs": {name: exact for name in "OWF"}}
+
+
+def check_blamed(work, written, fact, backend, issue):
+    """That the check wrote `written` listing O alone, and that the known
+    issue `issue` then explains O on `backend`, not on the other backend,
+    and not W."""
+    found = difftest.outputs_named(work, written)
+    assert found == {"O"}, found
+    facts = {fact: found}
+    detail = "O (f32): 1 element(s) differ, the first [0]: 2.0, reference 1.0"
+    other = "vulkan" if backend == "opencl" else "opencl"
+    assert known_issues.match(backend, "mismatch", detail, "", facts) == issue
+    assert known_issues.match(other, "mismatch", detail, "", facts) is None
+    assert known_issues.match(backend, "mismatch", detail.replace("O (", "W ("), "",
+                              facts) is None
+
+
 def check_driver_optimizer():
     """The driver's optimizer is blamed for an output that a second run gets
     wrong again and the unoptimized run right (O), not for one that both get
@@ -96,31 +137,12 @@ def check_driver_optimizer():
     tilec here is a fake that writes those outputs."""
     work = tempfile.mkdtemp()
     fake = os.path.join(work, "tilec")
-    with open(fake, "w") as f:
-        f.write("#!%s\nimport os, sys\nimport numpy as np\n"
-                "out = sys.argv[sys.argv.index('--output-dir') + 1]\n"
-                "os.makedirs(out)\n"
-                "unoptimized = '--no-driver-optimization' in sys.argv\n"
-                "for name, value in (('O', 1 if unoptimized else 2), ('W', 2), ('F', 1)):\n"
-                "    np.save(os.path.join(out, name + '.npy'), np.float32([value]))\n"
-                % sys.executable)
-    os.chmod(fake, 0o755)
-    os.makedirs(os.path.join(work, "reference"))
-    for name in "OWF":
-        np.save(os.path.join(work, "reference", name + ".npy"), f32(1))
-    exact = {"approx": None, "exact": True, "precision": "f32"}
-    meta = {"outputs": {name: exact for name in "OWF"}}
+    write_fake(fake, fake_outputs("'--no-driver-optimization' in sys.argv"))
+    meta = reference_of_ones(work)
     options = types.SimpleNamespace(tilec=fake, timeout=60, device_args=[])
     difftest.unoptimized_driver_agrees(options, dict(os.environ), work, [], meta, "opencl")
-    found = difftest.outputs_named(work, "unoptimized-agrees-opencl")
-    assert found == {"O"}, found
-    facts = {"opencl_unoptimized_agrees_outputs": found}
-    detail = "O (f32): 1 element(s) differ, the first [0]: 2.0, reference 1.0"
-    assert known_issues.match("opencl", "mismatch", detail, "", facts) == \
-        "opencl-driver-optimizer"
-    assert known_issues.match("vulkan", "mismatch", detail, "", facts) is None
-    assert known_issues.match("opencl", "mismatch", detail.replace("O (", "W ("), "",
-                              facts) is None
+    check_blamed(work, "unoptimized-agrees-opencl", "opencl_unoptimized_agrees_outputs",
+                 "opencl", "opencl-driver-optimizer")
     shutil.rmtree(work)
 
 
@@ -135,39 +157,17 @@ def check_other_vulkan_device():
     np.save(os.path.join(work, "A.npy"), np.zeros((2, 3), np.int16))
     args = ["--input=A=@" + os.path.join(work, "A.npy")]
     tilec = os.path.join(work, "tilec")
-    with open(tilec, "w") as f:
-        f.write("#!%s\nimport sys\n"
-                "assert sys.argv[1] == 'compile' and 'A=i16[2,3]' in sys.argv, sys.argv\n"
-                "open(sys.argv[sys.argv.index('-o') + 1], 'w').close()\n" % sys.executable)
-    tile_run = os.path.join(work, "tile-run")
-    with open(tile_run, "w") as f:
-        f.write("#!%s\nimport os, sys\nimport numpy as np\n"
-                "assert os.path.exists(sys.argv[1]) and sys.argv[2] == %r, sys.argv\n"
-                "out = sys.argv[sys.argv.index('--output-dir') + 1]\n"
-                "os.makedirs(out)\n"
-                "other = sys.argv[-2:] == ['--device', 'llvmpipe']\n"
-                "for name, value in (('O', 1 if other else 2), ('W', 2), ('F', 1)):\n"
-                "    np.save(os.path.join(out, name + '.npy'), np.float32([value]))\n"
-                % (sys.executable, args[0]))
-    for fake in (tilec, tile_run):
-        os.chmod(fake, 0o755)
-    os.makedirs(os.path.join(work, "reference"))
-    for name in "OWF":
-        np.save(os.path.join(work, "reference", name + ".npy"), f32(1))
-    exact = {"approx": None, "exact": True, "precision": "f32"}
-    meta = {"outputs": {name: exact for name in "OWF"}}
+    write_fake(tilec, "assert sys.argv[1] == 'compile' and 'A=i16[2,3]' in sys.argv, sys.argv\n"
+                      "open(sys.argv[sys.argv.index('-o') + 1], 'w').close()\n")
+    write_fake(os.path.join(work, "tile-run"),
+               "assert os.path.exists(sys.argv[1]) and sys.argv[2] == %r, sys.argv\n" % args[0]
+               + fake_outputs("sys.argv[-2:] == ['--device', 'llvmpipe']"))
+    meta = reference_of_ones(work)
     options = types.SimpleNamespace(tilec=tilec, timeout=60, device_args=[],
                                     other_vulkan_device="llvmpipe")
     difftest.other_vulkan_device_agrees(options, dict(os.environ), work, args, meta)
-    found = difftest.outputs_named(work, "other-vulkan-device-agrees")
-    assert found == {"O"}, found
-    facts = {"other_vulkan_device_agrees_outputs": found}
-    detail = "O (f32): 1 element(s) differ, the first [0]: 2.0, reference 1.0"
-    assert known_issues.match("vulkan", "mismatch", detail, "", facts) == \
-        "vulkan-driver-miscompile"
-    assert known_issues.match("opencl", "mismatch", detail, "", facts) is None
-    assert known_issues.match("vulkan", "mismatch", detail.replace("O (", "W ("), "",
-                              facts) is None
+    check_blamed(work, "other-vulkan-device-agrees", "other_vulkan_device_agrees_outputs",
+                 "vulkan", "vulkan-driver-miscompile")
     shutil.rmtree(work)
 
 
