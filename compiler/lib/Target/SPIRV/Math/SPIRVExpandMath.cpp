@@ -2,9 +2,10 @@
 //
 // MLIR's SPIR-V conversion translates each math op to its GLSL.std.450
 // instruction. Where that instruction means something else than Tile's
-// builtin (GLSL's Pow and Atan2 leave cases undefined that Tile defines, and
-// SAbs the absolute value of the integer minimum, which NVIDIA's compiler
-// took as non-negative: sign(abs(INT_MIN)) was 1, difftest seed 10208877), is
+// builtin (GLSL's Pow, Atan2 and InverseSqrt leave cases undefined that Tile
+// defines, and SAbs the absolute value of the integer minimum, which NVIDIA's
+// compiler took as non-negative: sign(abs(INT_MIN)) was 1, difftest seed
+// 10208877), is
 // too loose (asin, acos and atan in f32) or is 32-bit only (the
 // transcendentals on f64), the pass tilec-spirv-expand-math builds the
 // builtin from arithmetic instead (MathExpansions.h).
@@ -23,6 +24,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
+#include <limits>
 
 namespace tilec {
 #define GEN_PASS_DEF_SPIRVEXPANDMATHPASS
@@ -306,6 +308,22 @@ static Value guardLogOfSubnormals(FloatBuilder &f, Value x, Value formula) {
   return f.select(subnormal, shifted, formula);
 }
 
+/// GLSL.std.450's InverseSqrt is undefined at and below 0, where Tile's
+/// rsqrt, 1 / sqrt(x), is inf at +0, -inf at -0 and NaN below. lavapipe took
+/// |rsqrt(x)| for rsqrt(x), as the instruction is not negative where it is
+/// defined: abs(abs(rsqrt(-0))) was -inf (local difftest seed 25001669). So
+/// zeros and negative operands get their results here, and positive ones
+/// and NaN the instruction's.
+static Value guardInverseSqrtOfNonPositives(FloatBuilder &f, Value x,
+                                            Value formula) {
+  Value isZero = f.cmp(arith::CmpFPredicate::OEQ, x, f.constant(0));
+  Value infinity = f.b.create<math::CopySignOp>(
+      f.constant(std::numeric_limits<double>::infinity()), x);
+  Value negative = f.cmp(arith::CmpFPredicate::OLT, x, f.constant(0));
+  Value nan = f.constant(std::numeric_limits<double>::quiet_NaN());
+  return f.select(isZero, infinity, f.select(negative, nan, formula));
+}
+
 /// Each builtin rewritten once, by walking: the expansions contain the ops
 /// they replace.
 static void expandMath(gpu::GPUModuleOp kernels) {
@@ -314,7 +332,7 @@ static void expandMath(gpu::GPUModuleOp kernels) {
     if (isa<math::PowFOp, math::Atan2Op, math::AsinOp, math::AcosOp,
             math::AtanOp, math::ExpOp, math::LogOp, math::TanhOp, math::SinhOp,
             math::CoshOp, math::SinOp, math::CosOp, math::TanOp, math::ErfOp,
-            math::AbsIOp>(op))
+            math::AbsIOp, math::RsqrtOp>(op))
       ops.push_back(op);
   });
   for (Operation *op : ops) {
@@ -336,6 +354,8 @@ static void expandMath(gpu::GPUModuleOp kernels) {
       guardResult(b, op, keepSignOfZero);
     else if (isa<math::LogOp>(op) && isF32(op))
       guardResult(b, op, guardLogOfSubnormals);
+    else if (isa<math::RsqrtOp>(op))
+      guardResult(b, op, guardInverseSqrtOfNonPositives);
     else
       replacement = expandF64Builtin(b, op);
     if (!replacement)
