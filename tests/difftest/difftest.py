@@ -255,8 +255,7 @@ def other_vulkan_device_agrees(options, env, work, args, meta):
     program = os.path.join(work, "prog.tile")
     bundle = os.path.join(work, "vulkan-bundle.json")
     shapes = []
-    for arg in args:
-        name, path = arg[len("--input="):].split("=@")
+    for name, path in inprocess.input_files(args).items():
         array = np.load(path)
         shapes += ["--arg", "%s=%s[%s]" % (name, dt.name_of(array.dtype),
                                            ",".join(str(d) for d in array.shape))]
