@@ -5,8 +5,7 @@
 // builtin (GLSL's Pow, Atan2 and InverseSqrt leave cases undefined that Tile
 // defines, and SAbs the absolute value of the integer minimum, which NVIDIA's
 // compiler took as non-negative: sign(abs(INT_MIN)) was 1, difftest seed
-// 10208877), is
-// too loose (asin, acos and atan in f32) or is 32-bit only (the
+// 10208877), is too loose (asin, acos and atan in f32) or is 32-bit only (the
 // transcendentals on f64), the pass tilec-spirv-expand-math builds the
 // builtin from arithmetic instead (MathExpansions.h).
 //
