@@ -133,11 +133,87 @@ struct FoldSelfComparison : OpRewritePattern<arith::CmpFOp> {
     return success();
   }
 };
+
+/// The predicate that compares the operands the other way round.
+static arith::CmpFPredicate swapOperands(arith::CmpFPredicate predicate) {
+  using P = arith::CmpFPredicate;
+  switch (predicate) {
+  case P::OGT:
+    return P::OLT;
+  case P::OLT:
+    return P::OGT;
+  case P::OGE:
+    return P::OLE;
+  case P::OLE:
+    return P::OGE;
+  case P::UGT:
+    return P::ULT;
+  case P::ULT:
+    return P::UGT;
+  case P::UGE:
+    return P::ULE;
+  case P::ULE:
+    return P::UGE;
+  default:
+    return predicate;
+  }
+}
+
+/// The sign that `x` has whatever its operand: +1 for |y| (>= 0 or NaN), -1
+/// for -|y| (<= 0 or NaN), 0 where it is not decided.
+static int decidedSignOf(Value x) {
+  if (x.getDefiningOp<math::AbsFOp>())
+    return 1;
+  if (auto negate = x.getDefiningOp<arith::NegFOp>())
+    if (negate.getOperand().getDefiningOp<math::AbsFOp>())
+      return -1;
+  return 0;
+}
+
+/// A float comparison of |y| or -|y| with a constant that its sign decides,
+/// NaN included, as the constant it is: -|y| > c is false for every c >= 0,
+/// so relu(-|y|) is +0 (difftest seed 25101006).
+struct FoldSignDecidedComparison : OpRewritePattern<arith::CmpFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::CmpFOp compare,
+                                PatternRewriter &rewriter) const override {
+    Value lhs = compare.getLhs(), rhs = compare.getRhs();
+    arith::CmpFPredicate predicate = compare.getPredicate();
+    APFloat constant(0.0);
+    if (!matchPattern(rhs, m_ConstantFloat(&constant))) {
+      if (!matchPattern(lhs, m_ConstantFloat(&constant)))
+        return failure();
+      // c > x is x < c, and so on.
+      std::swap(lhs, rhs);
+      predicate = swapOperands(predicate);
+    }
+    int sign = decidedSignOf(lhs);
+    if (!sign || constant.isNaN() ||
+        (sign < 0 ? constant.isNegative() && !constant.isZero()
+                  : !constant.isNegative() && !constant.isZero()))
+      return failure();
+    // -|y| against c >= 0: > is false and <= unordered true; |y| against
+    // c <= 0: < is false and >= unordered true.
+    std::optional<bool> result;
+    if (predicate ==
+        (sign < 0 ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT))
+      result = false;
+    else if (predicate ==
+             (sign < 0 ? arith::CmpFPredicate::ULE : arith::CmpFPredicate::UGE))
+      result = true;
+    if (!result)
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        compare, rewriter.getBoolAttr(*result));
+    return success();
+  }
+};
 } // namespace
 
 static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
   RewritePatternSet patterns(kernels.getContext());
-  patterns.add<FoldSelfComparison>(kernels.getContext());
+  patterns.add<FoldSelfComparison, FoldSignDecidedComparison>(
+      kernels.getContext());
   // Folding that stops before a fixed point leaves correct code behind.
   (void)applyPatternsAndFoldGreedily(kernels, std::move(patterns));
   // Values the driver would merge (x / 0 - x / 0) are merged first, so that

@@ -2,7 +2,8 @@
 // simplifies by operand identity get exact equivalents; x / 0.0 - x / 0.0
 // is merged into x - x first. A comparison of a value with itself that is
 // false for every value folds first, so that the zero Mesa would make of
-// (float)(x < x) is a constant here too.
+// (float)(x < x) is a constant here too, and so does a comparison of |x| or
+// -|x| with a constant that their sign decides (relu(-|x|) is +0).
 // RUN: tile-opt --tilec-spirv-keep-zero-operands-exact %s | FileCheck %s
 
 module {
@@ -39,6 +40,30 @@ module {
       %sum = arith.addf %one, %maybe : f32
       memref.store %quotient, %out[%c0] : memref<2xf32>
       memref.store %sum, %out[%c1] : memref<2xf32>
+      gpu.return
+    }
+
+    gpu.func @sign_decided(%x: f32, %out: memref<4xi1>, %q: memref<1xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %zero = arith.constant 0.0 : f32
+      %minus_one = arith.constant -1.0 : f32
+      %abs = math.absf %x : f32
+      %negated = arith.negf %abs : f32
+      %positive = arith.cmpf ogt, %negated, %zero : f32
+      %relu = arith.select %positive, %negated, %zero : f32
+      %quotient = arith.divf %x, %relu : f32
+      %below = arith.cmpf ogt, %minus_one, %abs : f32
+      %not_above = arith.cmpf ule, %negated, %zero : f32
+      %undecided = arith.cmpf olt, %negated, %zero : f32
+      %kept = arith.cmpf ogt, %negated, %minus_one : f32
+      memref.store %below, %out[%c0] : memref<4xi1>
+      memref.store %not_above, %out[%c1] : memref<4xi1>
+      memref.store %undecided, %out[%c2] : memref<4xi1>
+      memref.store %kept, %out[%c3] : memref<4xi1>
+      memref.store %quotient, %q[%c0] : memref<1xf32>
       gpu.return
     }
   }
@@ -78,3 +103,18 @@ module {
 // CHECK: %[[MAYBE:.*]] = arith.uitofp %[[KEPT]] : i1 to f32
 // CHECK: arith.addf %[[MAYBE]], %[[ONE]] : f32
 // CHECK: memref.store %[[QUOTIENT]]
+
+// CHECK-LABEL: gpu.func @sign_decided
+// -|x| > 0 is false, so x / relu(-|x|) is x * +inf; -1 > |x| is false and
+// -|x| <= 0 unordered true; -|x| < 0 (false for 0) and -|x| > -1 stay.
+// CHECK-DAG: %[[TRUE:.*]] = arith.constant true
+// CHECK-DAG: %[[FALSE:.*]] = arith.constant false
+// CHECK-DAG: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f32
+// CHECK: %[[UNDECIDED:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[KEPT:.*]] = arith.cmpf ogt, %{{.*}}, %{{.*}} : f32
+// CHECK: memref.store %[[FALSE]], %arg1[%c0]
+// CHECK: memref.store %[[TRUE]], %arg1[%c1]
+// CHECK: memref.store %[[UNDECIDED]], %arg1[%c2]
+// CHECK: memref.store %[[KEPT]], %arg1[%c3]
+// CHECK: memref.store %[[QUOTIENT]], %arg2[%c0]
