@@ -18,7 +18,9 @@
 // (difftest seed 11000990). The pass first folds a float comparison of a
 // value with itself whose result does not depend on the value (x < x is
 // false, also for NaN), then folds what follows from it, so that such a zero
-// is a constant here too.
+// is a constant here too. Mesa likewise decides -|x| > 0 (false), so
+// relu(-|x|) was its +0 and x / relu(-|x|) NaN (seed 25101006): comparisons
+// that the sign of |x| or -|x| decides are folded as well.
 //
 //===----------------------------------------------------------------------===//
 
