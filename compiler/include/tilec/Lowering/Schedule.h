@@ -152,9 +152,11 @@ struct Schedule {
   bool compensated = false;
   /// Row kernels: the rows one work-group computes (its work-items are that
   /// many parts of `localSize[0] / rowsPerGroup` lanes, one part per row)
-  /// and the elements of a row each lane holds in registers.
+  /// and the elements of a row each lane holds in registers: all of the
+  /// lane's, or a chunk of them where the row is streamed in `rowChunks`.
   int64_t rowsPerGroup = 1;
   int64_t rowSteps = 0;
+  int64_t rowChunks = 1;
   /// The most loop passes a work-item makes, counted as countLoopPasses
   /// does (an upper bound where the loops' bounds vary).
   double loopPasses = 0;

@@ -14,6 +14,12 @@
 // work-groups walk the blocks of rows. Every work-item reaches every
 // barrier: rows past the end compute on the last row and store nothing.
 //
+// A streamed row (`rowChunks` above 1) is too long for the registers: each
+// reduction loops over the row's chunks (`rowSteps` elements per lane each),
+// computing the elementwise ops it needs from the inputs, and a last loop
+// computes every elementwise op again and stores the results. The per-row
+// ops run between the loops, as above.
+//
 //===----------------------------------------------------------------------===//
 
 #include "KernelBodies/KernelBodies.h"
@@ -51,10 +57,26 @@ private:
   /// The body of one block of rows, row `row` of the kernel's (relative to
   /// its first row) in this work-item's part.
   void emitBlock(Value row);
+  /// The evaluators of the elements this lane takes: all of its row's, or
+  /// those of chunk `chunk` of a streamed row.
+  void makeElements(Value chunk);
+  /// `op`'s aggregate of the elements, from `state`.
+  SmallVector<Value> aggregateElements(tile::ContractOp op,
+                                       RowReduction &reduction,
+                                       ValueRange state);
+  /// Combines the lanes' aggregates `state` of `op` by the tree and defines
+  /// the row's total.
+  void combineLanes(tile::ContractOp op, RowReduction &reduction,
+                    ValueRange state);
   void emitReduction(tile::ContractOp op, RowReduction &reduction);
+  void emitStreamedReduction(tile::ContractOp op, RowReduction &reduction);
+  /// Computes the ops over the rows that `op` needs at each element.
+  void computeOperandsOf(tile::ContractOp op);
   void emitPerRowOp(Operation *op);
   void defineRowValue(Value value, Value scalar);
-  void emitStores(Value rowValid);
+  void emitElementStores(Value rowValid);
+  void emitRowStores(Value rowValid);
+  bool isOverRows(Operation *op) const;
 
   KernelContext &context;
   OpBuilder &b;
@@ -80,13 +102,21 @@ void RowKernelEmitter::defineRowValue(Value value, Value scalar) {
     element->define(value, scalar);
 }
 
-void RowKernelEmitter::emitReduction(tile::ContractOp op,
-                                     RowReduction &reduction) {
+bool RowKernelEmitter::isOverRows(Operation *op) const {
+  // With rows of one element, [M, 1] is both the rows' shape and the
+  // per-row one: a reshape is always per row.
+  return !isa<tile::ReshapeOp, tile::ContractOp>(op) &&
+         cast<RankedTensorType>(op->getResult(0).getType()).getShape() ==
+             context.group.type.getShape();
+}
+
+SmallVector<Value>
+RowKernelEmitter::aggregateElements(tile::ContractOp op,
+                                    RowReduction &reduction,
+                                    ValueRange initial) {
   Aggregator &aggregator = *reduction.aggregator;
-  Type resultType = op.getType().getElementType();
   Type computeType = aggregator.getType();
-  SmallVector<Value> state =
-      aggregator.start(emitIdentity(b, loc, op.getAggregation(), resultType));
+  SmallVector<Value> state(initial);
   for (auto [step, element] : llvm::enumerate(elements)) {
     SmallVector<Value> values;
     SmallVector<Type> types;
@@ -114,6 +144,13 @@ void RowKernelEmitter::emitReduction(tile::ContractOp op,
         value = b.create<arith::SelectOp>(loc, inside, value, old);
     state = next;
   }
+  return state;
+}
+
+void RowKernelEmitter::combineLanes(tile::ContractOp op,
+                                    RowReduction &reduction, ValueRange state) {
+  Aggregator &aggregator = *reduction.aggregator;
+  Type resultType = op.getType().getElementType();
   Value item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
   reduction.partials->store(state, item);
   Value first = index.mul(slot, lanes);
@@ -122,6 +159,49 @@ void RowKernelEmitter::emitReduction(tile::ContractOp op,
   b.create<gpu::BarrierOp>(loc);
   Value total = aggregator.finish(reduction.partials->load(first));
   defineRowValue(op.getResult(), emitRound(b, loc, total, resultType));
+}
+
+void RowKernelEmitter::emitReduction(tile::ContractOp op,
+                                     RowReduction &reduction) {
+  Type resultType = op.getType().getElementType();
+  SmallVector<Value> initial = reduction.aggregator->start(
+      emitIdentity(b, loc, op.getAggregation(), resultType));
+  combineLanes(op, reduction, aggregateElements(op, reduction, initial));
+}
+
+void RowKernelEmitter::computeOperandsOf(tile::ContractOp op) {
+  // The ops over the rows before `op` that it reads, directly or through
+  // each other.
+  llvm::DenseSet<Operation *> needed;
+  SmallVector<Value> pending(op.getInputs());
+  while (!pending.empty()) {
+    Operation *producer = pending.pop_back_val().getDefiningOp();
+    if (!producer || !isOverRows(producer) ||
+        !llvm::is_contained(context.group.ops, producer) ||
+        !needed.insert(producer).second)
+      continue;
+    llvm::append_range(pending, producer->getOperands());
+  }
+  for (Operation *producer : context.group.ops)
+    if (needed.count(producer))
+      for (auto &element : elements)
+        element->compute(producer);
+}
+
+void RowKernelEmitter::emitStreamedReduction(tile::ContractOp op,
+                                             RowReduction &reduction) {
+  Type resultType = op.getType().getElementType();
+  SmallVector<Value> initial = reduction.aggregator->start(
+      emitIdentity(b, loc, op.getAggregation(), resultType));
+  auto loop = b.create<scf::ForOp>(
+      loc, index.constant(0), index.constant(schedule.rowChunks),
+      index.constant(1), initial,
+      [&](OpBuilder &, Location, Value chunk, ValueRange state) {
+        makeElements(chunk);
+        computeOperandsOf(op);
+        b.create<scf::YieldOp>(loc, aggregateElements(op, reduction, state));
+      });
+  combineLanes(op, reduction, loop.getResults());
 }
 
 void RowKernelEmitter::emitPerRowOp(Operation *op) {
@@ -141,22 +221,28 @@ void RowKernelEmitter::emitPerRowOp(Operation *op) {
   defineRowValue(result, evaluator.get(result));
 }
 
-void RowKernelEmitter::emitStores(Value rowValid) {
-  ArrayRef<int64_t> shape = context.group.type.getShape();
+void RowKernelEmitter::emitRowStores(Value rowValid) {
   for (Value value : context.group.stored) {
     auto type = cast<RankedTensorType>(value.getType());
+    if (type.getShape() == context.group.type.getShape())
+      continue;
+    // One element per row: its first lane stores it.
+    Value firstLane =
+        index.cmp(arith::CmpIPredicate::eq, lane, index.constant(0));
+    auto guard = enterIf(b, loc,
+                         rowValid ? index.land(rowValid, firstLane) : firstLane);
+    emitStore(b, loc, rowValues.lookup(value), context.bufferOf(value),
+              globalRow, type.getElementType());
+  }
+}
+
+void RowKernelEmitter::emitElementStores(Value rowValid) {
+  for (Value value : context.group.stored) {
+    auto type = cast<RankedTensorType>(value.getType());
+    if (type.getShape() != context.group.type.getShape())
+      continue;
     Type elementType = type.getElementType();
     Value buffer = context.bufferOf(value);
-    if (type.getShape() != shape) {
-      // One element per row: its first lane stores it.
-      Value firstLane =
-          index.cmp(arith::CmpIPredicate::eq, lane, index.constant(0));
-      auto guard = enterIf(
-          b, loc, rowValid ? index.land(rowValid, firstLane) : firstLane);
-      emitStore(b, loc, rowValues.lookup(value), buffer, globalRow,
-                elementType);
-      continue;
-    }
     for (auto [step, element] : llvm::enumerate(elements)) {
       Value scalar = element->get(value);
       Value guardCondition = rowValid;
@@ -175,24 +261,20 @@ void RowKernelEmitter::emitStores(Value rowValid) {
   }
 }
 
-void RowKernelEmitter::emitBlock(Value row) {
-  // Rows past the kernel's compute on its last row and store nothing.
-  Value rowValid;
-  if (rows % schedule.rowsPerGroup != 0) {
-    rowValid = index.lessThan(row, rows);
-    row = b.createOrFold<arith::MinSIOp>(loc, row, index.constant(rows - 1));
-  }
-  globalRow = index.add(row, index.constant(context.firstRow));
+void RowKernelEmitter::makeElements(Value chunk) {
   ArrayRef<int64_t> shape = context.group.type.getShape();
   elements.clear();
   columns.clear();
   insideRow.clear();
-  rowValues.clear();
+  int64_t chunkLength = schedule.rowSteps * lanes;
+  // Any step of a streamed row's chunk may reach past the row's end unless
+  // its chunks divide it; only the last step of a held row can.
+  bool everyStepGuarded = chunk && rowLength % chunkLength != 0;
+  Value first = chunk ? index.add(index.mul(chunk, chunkLength), lane) : lane;
   for (int64_t step = 0; step < schedule.rowSteps; ++step) {
-    Value column = index.add(index.constant(step * lanes), lane);
+    Value column = index.add(first, index.constant(step * lanes));
     Value inside;
-    // Only the last step can reach past the row's end.
-    if ((step + 1) * lanes > rowLength) {
+    if (everyStepGuarded || (!chunk && (step + 1) * lanes > rowLength)) {
       inside = index.lessThan(column, rowLength);
       column = b.createOrFold<arith::MinSIOp>(loc, column,
                                               index.constant(rowLength - 1));
@@ -201,24 +283,54 @@ void RowKernelEmitter::emitBlock(Value row) {
     insideRow.push_back(inside);
     elements.push_back(std::make_unique<ElementEvaluator>(
         index, shape, ArrayRef<Value>{globalRow, column}, context.bufferOf));
+    for (auto [value, scalar] : rowValues)
+      elements.back()->define(value, scalar);
   }
-  for (Operation *op : context.group.ops) {
-    if (auto contract = dyn_cast<tile::ContractOp>(op)) {
-      emitReduction(contract, reductions[op]);
-      continue;
-    }
-    // With rows of one element, [M, 1] is both the rows' shape and the
-    // per-row one: a reshape is always per row.
-    if (!isa<tile::ReshapeOp>(op) &&
-        cast<RankedTensorType>(op->getResult(0).getType()).getShape() ==
-            shape) {
-      for (auto &element : elements)
-        element->compute(op);
-      continue;
-    }
-    emitPerRowOp(op);
+}
+
+void RowKernelEmitter::emitBlock(Value row) {
+  // Rows past the kernel's compute on its last row and store nothing.
+  Value rowValid;
+  if (rows % schedule.rowsPerGroup != 0) {
+    rowValid = index.lessThan(row, rows);
+    row = b.createOrFold<arith::MinSIOp>(loc, row, index.constant(rows - 1));
   }
-  emitStores(rowValid);
+  globalRow = index.add(row, index.constant(context.firstRow));
+  rowValues.clear();
+  if (schedule.rowChunks == 1) {
+    makeElements(Value());
+    for (Operation *op : context.group.ops) {
+      if (auto contract = dyn_cast<tile::ContractOp>(op))
+        emitReduction(contract, reductions[op]);
+      else if (isOverRows(op))
+        for (auto &element : elements)
+          element->compute(op);
+      else
+        emitPerRowOp(op);
+    }
+    emitElementStores(rowValid);
+  } else {
+    for (Operation *op : context.group.ops) {
+      if (auto contract = dyn_cast<tile::ContractOp>(op))
+        emitStreamedReduction(contract, reductions[op]);
+      else if (!isOverRows(op))
+        emitPerRowOp(op);
+    }
+    // The results: every op over the rows once more, chunk by chunk.
+    b.create<scf::ForOp>(
+        loc, index.constant(0), index.constant(schedule.rowChunks),
+        index.constant(1), ValueRange(),
+        [&](OpBuilder &, Location, Value chunk, ValueRange) {
+          makeElements(chunk);
+          for (Operation *op : context.group.ops)
+            if (isOverRows(op))
+              for (auto &element : elements)
+                element->compute(op);
+          emitElementStores(rowValid);
+          b.create<scf::YieldOp>(loc);
+        });
+  }
+  emitRowStores(rowValid);
   // The next block's partials overwrite this block's totals.
   b.create<gpu::BarrierOp>(loc);
 }

@@ -168,12 +168,18 @@ void HostLowering::printExplanation(const KernelInfo &info,
        << info.name << "_partials'\n";
   if (s.kind == ScheduleKind::ReductionContraction)
     printSharing(info);
-  if (s.kind == ScheduleKind::RowFused)
+  if (s.kind == ScheduleKind::RowFused) {
     os << "  rows: " << s.rowsPerGroup << " per work-group, "
-       << s.localSize[0] / s.rowsPerGroup << " work-items per row holding "
-       << s.rowSteps << " elements each in registers; each reduction is a "
-       << "tree of " << llvm::Log2_64(uint64_t(s.localSize[0] / s.rowsPerGroup))
+       << s.localSize[0] / s.rowsPerGroup << " work-items per row ";
+    if (s.rowChunks == 1)
+      os << "holding " << s.rowSteps << " elements each in registers";
+    else
+      os << "streaming it in " << s.rowChunks << " chunks of " << s.rowSteps
+         << " elements each, once per reduction and once for the results";
+    os << "; each reduction is a tree of "
+       << llvm::Log2_64(uint64_t(s.localSize[0] / s.rowsPerGroup))
        << " steps in local memory\n";
+  }
   if (s.kind == ScheduleKind::PartialCombination && !s.treeCombination)
     os << "  combines: the partials of " << s.partialGroups
        << " work-groups per element, in order, one work-item per element\n";

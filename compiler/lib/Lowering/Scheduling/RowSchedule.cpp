@@ -6,7 +6,10 @@
 // registers, lane l the elements l, l + lanes, ... (neighbouring work-items
 // read neighbouring elements), reduce it by a tree in local memory and apply
 // the elementwise ops in between, so the input is read once and the output
-// written once (docs/scheduler.md, "Row kernels").
+// written once (docs/scheduler.md, "Row kernels"). A row too long for the
+// registers is streamed instead when the rows fill the device: the lanes walk
+// it in chunks once per reduction and once more for the results, so the
+// input is read once per pass, mostly from the cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,18 +89,6 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   while (lanes > 1 &&
          uint64_t(lanes * work.partialBytes) > profile.localMemBytes)
     lanes /= 2;
-  int64_t steps = llvm::divideCeil(n, lanes);
-  // Each loaded row and one working value per element held in registers.
-  int64_t registers = kRowBaseRegisters + steps * (int64_t(work.loaded) + 1);
-  if (registers > kRegisterBudget) {
-    whyNot = llvm::formatv(
-        "a row of {0} elements does not fit on chip: {1} work-items (the "
-        "largest work-group it takes) would each hold {2} elements of {3} "
-        "rows read, about {4} registers per work-item, more than the budget "
-        "of {5}",
-        n, lanes, steps, std::max(1u, work.loaded), registers, kRegisterBudget);
-    return std::nullopt;
-  }
   if (uint64_t(lanes * work.partialBytes) > profile.localMemBytes) {
     whyNot = llvm::formatv("the trees of its {0} reductions need {1} bytes of "
                            "local memory per work-item, more than the "
@@ -105,6 +96,47 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                            work.reductions, work.partialBytes,
                            profile.localMemBytes);
     return std::nullopt;
+  }
+  // Each loaded row and one working value per element held in registers.
+  auto registersFor = [&](int64_t steps) {
+    return kRowBaseRegisters + steps * (int64_t(work.loaded) + 1);
+  };
+  int64_t steps = llvm::divideCeil(n, lanes);
+  int64_t registers = registersFor(steps);
+  int64_t chunks = 1;
+  std::string tooLong;
+  if (registers > kRegisterBudget) {
+    tooLong = llvm::formatv(
+        "a row of {0} elements does not fit on chip: {1} work-items (the "
+        "largest work-group it takes) would each hold {2} elements of {3} "
+        "rows read, about {4} registers per work-item, more than the budget "
+        "of {5}",
+        n, lanes, steps, std::max(1u, work.loaded), registers, kRegisterBudget);
+    // Streamed: each pass takes kRowTargetSteps elements per lane at a time
+    // (fewer where the rows read need the registers).
+    steps = kRowTargetSteps;
+    while (steps > 1 && registersFor(steps) > kRegisterBudget)
+      steps /= 2;
+    registers = registersFor(steps);
+    chunks = llvm::divideCeil(n, steps * lanes);
+    if (registers > kRegisterBudget) {
+      whyNot = tooLong;
+      return std::nullopt;
+    }
+    // One work-group per row: the rows must fill the device, or the
+    // reduction schedules, which share a row among work-groups, read faster.
+    int64_t fill = int64_t(profile.computeUnits) *
+                   getResidentGroups(profile, lanes, registers,
+                                     lanes * work.partialBytes);
+    if (work.rows < fill) {
+      whyNot = tooLong +
+               llvm::formatv("; streamed in chunks by one work-group per row, "
+                             "its {0} rows would not fill the {1} work-groups "
+                             "the device keeps resident",
+                             work.rows, fill)
+                   .str();
+      return std::nullopt;
+    }
   }
   // Short rows: several rows per work-group, so that it has enough
   // work-items and the device few work-groups.
@@ -122,6 +154,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   schedule.kind = ScheduleKind::RowFused;
   schedule.rowsPerGroup = rowsPerGroup;
   schedule.rowSteps = steps;
+  schedule.rowChunks = chunks;
   schedule.localSize[0] = rowsPerGroup * lanes;
   int64_t blocks = llvm::divideCeil(work.rows, rowsPerGroup);
   int64_t groups = std::max<int64_t>(1, blocks);
@@ -132,22 +165,50 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   schedule.activeItems = work.rows * lanes;
   schedule.compensated = work.compensated;
   // The work-groups walk the blocks of rows: one pass per block, plus the
-  // last test.
-  schedule.loopPasses = double(llvm::divideCeil(blocks, groups)) + 1;
+  // last test; a streamed row's passes (one per reduction, one for the
+  // results) each loop over its chunks.
+  int64_t passes = chunks > 1 ? int64_t(work.reductions) + 1 : 0;
+  double blockPasses = double(llvm::divideCeil(blocks, groups));
+  schedule.loopPasses =
+      blockPasses + 1 + blockPasses * double(passes) * double(chunks + 1);
+  if (chunks > 1 && profile.maxLoopIterations != 0 &&
+      schedule.loopPasses > double(profile.maxLoopIterations)) {
+    whyNot = tooLong + llvm::formatv("; streamed in chunks, it would make "
+                                     "{0:F0} loop passes per work-item, past "
+                                     "the device's limit of {1}",
+                                     schedule.loopPasses,
+                                     profile.maxLoopIterations)
+                           .str();
+    return std::nullopt;
+  }
   schedule.localMemBytes = schedule.localSize[0] * work.partialBytes;
   schedule.registers = registers;
   std::string rowsText = rowsPerGroup == 1
                              ? std::string("one row")
                              : llvm::formatv("{0} rows", rowsPerGroup).str();
+  std::string holding =
+      chunks == 1
+          ? llvm::formatv("each holding {0} elements of the row in registers",
+                          steps)
+                .str()
+          : llvm::formatv(
+                "which stream it ({0}): each of the row's {1} passes (one "
+                "per reduction, one for the results) walks it in {2} chunks "
+                "of {3} elements per work-item, recomputing the elementwise "
+                "ops from the inputs, which the cache mostly keeps between "
+                "passes",
+                tooLong, passes, chunks, steps)
+                .str();
   schedule.reason = llvm::formatv(
       "reductions over rows of {0} elements with consumers that broadcast "
       "them back over the rows, fused into one kernel that reads each row "
-      "once and writes it once: each work-group takes {1}, {2} work-items per "
-      "row, each holding {3} elements of the row in registers (work-item l "
-      "reads elements l, l + {2}, ...: coalesced), and each of the {4} row "
-      "reductions is a tree of {5} steps in local memory; {6} work-groups walk "
-      "the {7} blocks of rows",
-      n, rowsText, lanes, steps, work.reductions, llvm::Log2_64(lanes), groups,
-      blocks);
+      "{8} and writes it once: each work-group takes {1}, {2} work-items per "
+      "row, {3} (work-item l reads elements l, l + {2}, ...: coalesced), and "
+      "each of the {4} row reductions is a tree of {5} steps in local memory; "
+      "{6} work-groups walk the {7} blocks of rows",
+      n, rowsText, lanes, holding, work.reductions, llvm::Log2_64(lanes),
+      groups, blocks,
+      chunks == 1 ? std::string("once")
+                  : std::string("once per pass"));
   return schedule;
 }

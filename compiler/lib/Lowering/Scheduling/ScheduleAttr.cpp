@@ -27,7 +27,7 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       walk.vectorAccesses, walk.accesses, s.split.mergedLevels,
       s.split.stridedLevel, s.split.contiguous, s.elementsPerGroup,
       s.partialGroups, s.treeCombination, s.compensated, s.rowsPerGroup,
-      s.rowSteps, FloatAttr::get(Float64Type::get(context), s.loopPasses),
+      s.rowSteps, s.rowChunks, FloatAttr::get(Float64Type::get(context), s.loopPasses),
       s.localMemBytes, s.registers, s.reason);
 }
 
@@ -60,6 +60,7 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   s.compensated = attr.getCompensated();
   s.rowsPerGroup = attr.getRowsPerGroup();
   s.rowSteps = attr.getRowSteps();
+  s.rowChunks = attr.getRowChunks();
   s.loopPasses = attr.getLoopPasses().getValueAsDouble();
   s.localMemBytes = attr.getLocalMemBytes();
   s.registers = attr.getRegisters();
@@ -94,12 +95,13 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   if (s.kind == ScheduleKind::RowFused &&
       (s.rowsPerGroup < 1 || s.localSize[0] % s.rowsPerGroup != 0 ||
        !llvm::isPowerOf2_64(s.localSize[0] / s.rowsPerGroup) ||
-       s.rowSteps < 1 ||
-       s.rowSteps * (s.localSize[0] / s.rowsPerGroup) <
+       s.rowSteps < 1 || s.rowChunks < 1 ||
+       s.rowChunks * s.rowSteps * (s.localSize[0] / s.rowsPerGroup) <
            group.type.getDimSize(1)))
     return emitError(loc) << "a row schedule needs a power of two of lanes "
                              "per row (local_size over rows_per_group) that, "
-                             "with row_steps elements each, cover a row of "
+                             "with row_chunks chunks of row_steps elements "
+                             "each, cover a row of "
                           << group.type.getDimSize(1);
   if (s.kind == ScheduleKind::GenericContraction && s.walk.width != 1) {
     if (s.walk.width != 2 && s.walk.width != 4)

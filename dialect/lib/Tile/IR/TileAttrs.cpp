@@ -135,7 +135,7 @@ LogicalResult ScheduleAttr::verify(
     int64_t, int64_t, bool, int64_t walkWidth, int64_t, int64_t, int64_t,
     int64_t, int64_t, int64_t, bool, int64_t elementsPerGroup,
     int64_t partialGroups, bool, bool, int64_t rowsPerGroup, int64_t,
-    FloatAttr loopPasses, int64_t, int64_t, StringRef) {
+    int64_t rowChunks, FloatAttr loopPasses, int64_t, int64_t, StringRef) {
   for (auto [name, extents] :
        {std::pair{"local_size", localSize}, {"num_groups", numGroups}}) {
     if (extents.size() != 3)
@@ -145,9 +145,10 @@ LogicalResult ScheduleAttr::verify(
       return emitError() << name << " extents must be positive";
   }
   if (vectorWidth < 1 || walkWidth < 1 || elementsPerGroup < 1 ||
-      partialGroups < 1 || rowsPerGroup < 1)
+      partialGroups < 1 || rowsPerGroup < 1 || rowChunks < 1)
     return emitError() << "vector_width, walk_width, elements_per_group, "
-                          "partial_groups and rows_per_group must be positive";
+                          "partial_groups, rows_per_group and row_chunks "
+                          "must be positive";
   if (!loopPasses || !loopPasses.getType().isF64())
     return emitError() << "loop_passes must be an f64 float";
   return success();

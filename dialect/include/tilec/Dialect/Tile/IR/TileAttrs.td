@@ -144,6 +144,7 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
     // Row kernels (RowWalk).
     Tile_CountParameter<"1">:$rows_per_group,
     Tile_CountParameter<"0">:$row_steps,
+    Tile_CountParameter<"1">:$row_chunks,
     // Estimates.
     "::mlir::FloatAttr":$loop_passes,
     Tile_CountParameter<"0">:$local_mem_bytes,
