@@ -141,6 +141,37 @@ std::tuple<Value, Value, Value> ContractionNest::emitShareOf(Value begin,
   return {first, last, index.constant(1)};
 }
 
+bool ContractionNest::isAddressedAlone(unsigned var) const {
+  unsigned column = space.outputRank + var;
+  auto reads = [&](const QuasiAffine &expr) {
+    return column < expr.coeffs.size() && expr.coeffs[column] != 0;
+  };
+  for (const LoopBound &bound : space.bounds)
+    if (llvm::any_of(bound.lower, reads) || llvm::any_of(bound.upper, reads))
+      return false;
+  if (llvm::any_of(space.pivots,
+                   [&](const Pivot &pivot) { return reads(pivot.value); }) ||
+      llvm::any_of(space.integralityChecks, reads))
+    return false;
+  // Whole coefficients: emitAddress divides a row by its denominator.
+  for (const IndexSystem::Access &access : system.inputs)
+    for (const IndexSystem::Row &row : access.rows)
+      if (row.num[var] != 0 &&
+          llvm::any_of(row.den, [](int64_t den) { return den != 1; }))
+        return false;
+  return true;
+}
+
+int64_t ContractionNest::addressCoefficient(const IndexSystem::Access &access,
+                                            unsigned var) const {
+  int64_t coefficient = 0, stride = 1;
+  for (unsigned dim = access.rows.size(); dim-- > 0;) {
+    coefficient += access.rows[dim].num[var] * stride;
+    stride *= access.extents[dim];
+  }
+  return coefficient;
+}
+
 SmallVector<Value> ContractionNest::emitMergedLoop(ValueRange state) {
   // Levels [0, merged) have constant ranges: the linear position t walks
   // their box in C order, the innermost level fastest.
@@ -153,16 +184,45 @@ SmallVector<Value> ContractionNest::emitMergedLoop(ValueRange state) {
     trips.push_back(std::max<int64_t>(0, upper - lower + 1));
     total *= trips.back();
   }
+  // A level joins the run of levels inside it when every input addresses
+  // its variable as the run's outermost dimension, its coefficient the
+  // inner one's times the run's trips (the y and x of an NCHW tensor), and
+  // nothing else reads either: the run then needs no position of its own
+  // per level, only the innermost variable walking the run's whole range
+  // (the others 0), which gives the same addresses with one division fewer
+  // per joined level and tuple.
+  SmallVector<unsigned> runInner; // per run, its innermost level
+  SmallVector<int64_t> runTrips;
+  for (unsigned level = merged; level-- > 0;) {
+    if (!runInner.empty() && lanes == 1 && lowers[level] == 0 &&
+        lowers[runInner.back()] == 0) {
+      unsigned outer = space.freeVars[level];
+      unsigned inner = space.freeVars[runInner.back()];
+      if (isAddressedAlone(outer) && isAddressedAlone(inner) &&
+          llvm::all_of(system.inputs, [&](const IndexSystem::Access &access) {
+            return addressCoefficient(access, outer) ==
+                   addressCoefficient(access, inner) * runTrips.back();
+          })) {
+        runTrips.back() *= trips[level];
+        vars[space.outputRank + outer] = index.constant(0);
+        continue;
+      }
+    }
+    runInner.push_back(level);
+    runTrips.push_back(trips[level]);
+  }
+  std::reverse(runInner.begin(), runInner.end());
+  std::reverse(runTrips.begin(), runTrips.end());
   Value begin = index.constant(0), end = index.constant(total);
   Value step = index.constant(1);
   if (split->stridedLevel < merged)
     std::tie(begin, end, step) = emitShareOf(begin, end);
   return emitFor(
       begin, end, step, state, [&](Value linear, ValueRange carried) {
-        SmallVector<Value> positions = index.delinearize(linear, trips);
-        for (unsigned level = 0; level < merged; ++level)
+        SmallVector<Value> positions = index.delinearize(linear, runTrips);
+        for (auto [run, level] : llvm::enumerate(runInner))
           vars[space.outputRank + space.freeVars[level]] =
-              index.add(positions[level], index.constant(lowers[level]));
+              index.add(positions[run], index.constant(lowers[level]));
         return emitLoops(merged, carried);
       });
 }

@@ -56,6 +56,12 @@ private:
   emitShareOf(mlir::Value begin, mlir::Value end);
   /// The merged leading loops as one linear loop.
   llvm::SmallVector<mlir::Value> emitMergedLoop(mlir::ValueRange state);
+  /// Whether only the inputs' addresses read index variable `var`, with
+  /// whole coefficients: no bound, pivot or integrality check.
+  bool isAddressedAlone(unsigned var) const;
+  /// The coefficient of index variable `var` in `access`'s linear address.
+  int64_t addressCoefficient(const IndexSystem::Access &access,
+                             unsigned var) const;
   llvm::SmallVector<mlir::Value> emitTuple(mlir::ValueRange state);
   llvm::SmallVector<mlir::Value> emitContribution(mlir::ValueRange state);
   /// One lane's aggregate `state` with the tuple's inputs `values` (of tile
