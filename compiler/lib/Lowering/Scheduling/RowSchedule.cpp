@@ -77,8 +77,9 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                                               const DeviceProfile &profile,
                                               std::string &whyNot) {
   // At most the 256 work-items of the other linear kernels: NVIDIA's OpenCL
-  // refused softmax over rows of 8192 with 512 (the kernel's registers
-  // allowed at most 256 work-items per group on the H200).
+  // reports 256 as the kernel's work-group maximum (CL_KERNEL_WORK_GROUP_SIZE)
+  // for a row kernel built for 512 or 1024, at 32 registers, and the OpenCL
+  // specification makes a larger launch invalid.
   int64_t maxItems = getLinearGroupSize(profile);
   int64_t n = std::max<int64_t>(1, work.rowLength);
   // Lanes per row: a power of two, enough that each lane holds about
