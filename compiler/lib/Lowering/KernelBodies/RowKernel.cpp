@@ -110,10 +110,9 @@ bool RowKernelEmitter::isOverRows(Operation *op) const {
              context.group.type.getShape();
 }
 
-SmallVector<Value>
-RowKernelEmitter::aggregateElements(tile::ContractOp op,
-                                    RowReduction &reduction,
-                                    ValueRange initial) {
+SmallVector<Value> RowKernelEmitter::aggregateElements(tile::ContractOp op,
+                                                       RowReduction &reduction,
+                                                       ValueRange initial) {
   Aggregator &aggregator = *reduction.aggregator;
   Type computeType = aggregator.getType();
   SmallVector<Value> state(initial);
@@ -229,8 +228,8 @@ void RowKernelEmitter::emitRowStores(Value rowValid) {
     // One element per row: its first lane stores it.
     Value firstLane =
         index.cmp(arith::CmpIPredicate::eq, lane, index.constant(0));
-    auto guard = enterIf(b, loc,
-                         rowValid ? index.land(rowValid, firstLane) : firstLane);
+    auto guard =
+        enterIf(b, loc, rowValid ? index.land(rowValid, firstLane) : firstLane);
     emitStore(b, loc, rowValues.lookup(value), context.bufferOf(value),
               globalRow, type.getElementType());
   }
@@ -317,18 +316,18 @@ void RowKernelEmitter::emitBlock(Value row) {
         emitPerRowOp(op);
     }
     // The results: every op over the rows once more, chunk by chunk.
-    b.create<scf::ForOp>(
-        loc, index.constant(0), index.constant(schedule.rowChunks),
-        index.constant(1), ValueRange(),
-        [&](OpBuilder &, Location, Value chunk, ValueRange) {
-          makeElements(chunk);
-          for (Operation *op : context.group.ops)
-            if (isOverRows(op))
-              for (auto &element : elements)
-                element->compute(op);
-          emitElementStores(rowValid);
-          b.create<scf::YieldOp>(loc);
-        });
+    auto storeChunk = [&](OpBuilder &, Location, Value chunk, ValueRange) {
+      makeElements(chunk);
+      for (Operation *op : context.group.ops)
+        if (isOverRows(op))
+          for (auto &element : elements)
+            element->compute(op);
+      emitElementStores(rowValid);
+      b.create<scf::YieldOp>(loc);
+    };
+    b.create<scf::ForOp>(loc, index.constant(0),
+                         index.constant(schedule.rowChunks), index.constant(1),
+                         ValueRange(), storeChunk);
   }
   emitRowStores(rowValid);
   // The next block's partials overwrite this block's totals.

@@ -8,8 +8,8 @@
 // the elementwise ops in between, so the input is read once and the output
 // written once (docs/scheduler.md, "Row kernels"). A row too long for the
 // registers is streamed instead when the rows fill the device: the lanes walk
-// it in chunks once per reduction and once more for the results, so the
-// input is read once per pass, mostly from the cache.
+// it in chunks once per reduction and once more for the results, reading the
+// input once per pass (from the cache where the rows in flight fit it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,9 +126,9 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
     }
     // One work-group per row: the rows must fill the device, or the
     // reduction schedules, which share a row among work-groups, read faster.
-    int64_t fill = int64_t(profile.computeUnits) *
-                   getResidentGroups(profile, lanes, registers,
-                                     lanes * work.partialBytes);
+    int64_t fill =
+        int64_t(profile.computeUnits) *
+        getResidentGroups(profile, lanes, registers, lanes * work.partialBytes);
     if (work.rows < fill) {
       whyNot = tooLong +
                llvm::formatv("; streamed in chunks by one work-group per row, "
@@ -174,12 +174,12 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
       blockPasses + 1 + blockPasses * double(passes) * double(chunks + 1);
   if (chunks > 1 && profile.maxLoopIterations != 0 &&
       schedule.loopPasses > double(profile.maxLoopIterations)) {
-    whyNot = tooLong + llvm::formatv("; streamed in chunks, it would make "
-                                     "{0:F0} loop passes per work-item, past "
-                                     "the device's limit of {1}",
-                                     schedule.loopPasses,
-                                     profile.maxLoopIterations)
-                           .str();
+    whyNot =
+        tooLong + llvm::formatv("; streamed in chunks, it would make "
+                                "{0:F0} loop passes per work-item, past "
+                                "the device's limit of {1}",
+                                schedule.loopPasses, profile.maxLoopIterations)
+                      .str();
     return std::nullopt;
   }
   schedule.localMemBytes = schedule.localSize[0] * work.partialBytes;
@@ -196,8 +196,8 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                 "which stream it ({0}): each of the row's {1} passes (one "
                 "per reduction, one for the results) walks it in {2} chunks "
                 "of {3} elements per work-item, recomputing the elementwise "
-                "ops from the inputs, which the cache mostly keeps between "
-                "passes",
+                "ops from the inputs (from the cache where the rows in flight "
+                "fit it)",
                 tooLong, passes, chunks, steps)
                 .str();
   schedule.reason = llvm::formatv(
@@ -209,7 +209,6 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
       "{6} work-groups walk the {7} blocks of rows",
       n, rowsText, lanes, holding, work.reductions, llvm::Log2_64(lanes),
       groups, blocks,
-      chunks == 1 ? std::string("once")
-                  : std::string("once per pass"));
+      chunks == 1 ? std::string("once") : std::string("once per pass"));
   return schedule;
 }

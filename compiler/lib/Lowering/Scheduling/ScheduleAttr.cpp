@@ -27,8 +27,9 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       walk.vectorAccesses, walk.accesses, s.split.mergedLevels,
       s.split.stridedLevel, s.split.contiguous, s.elementsPerGroup,
       s.partialGroups, s.treeCombination, s.compensated, s.rowsPerGroup,
-      s.rowSteps, s.rowChunks, FloatAttr::get(Float64Type::get(context), s.loopPasses),
-      s.localMemBytes, s.registers, s.reason);
+      s.rowSteps, s.rowChunks,
+      FloatAttr::get(Float64Type::get(context), s.loopPasses), s.localMemBytes,
+      s.registers, s.reason);
 }
 
 FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
