@@ -20,10 +20,7 @@
 // false, also for NaN), then folds what follows from it, so that such a zero
 // is a constant here too. Mesa likewise decides -|x| > 0 (false), so
 // relu(-|x|) was its +0 and x / relu(-|x|) NaN (seed 25101006): comparisons
-// that the sign of |x| or -|x| decides are folded as well, and so are
-// comparisons of a converted integer that its range decides: shape(B) is a
-// select of nonzero constants, so Mesa knew `(double)shape(B) != 0` and made
-// x / (float)!(double)shape(B) NaN (seed 27001540).
+// that the sign of |x| or -|x| decides are folded as well.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,9 +28,6 @@
 
 #include "Math/FloatBuilder.h"
 
-#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
-#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
-#include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -218,113 +212,7 @@ struct FoldSignDecidedComparison : OpRewritePattern<arith::CmpFOp> {
 };
 } // namespace
 
-/// The value that `predicate` gives for every float in [lower, upper] (no
-/// NaN) against `constant`, where the interval decides it.
-static std::optional<bool> decideOverInterval(arith::CmpFPredicate predicate,
-                                              const APFloat &lower,
-                                              const APFloat &upper,
-                                              const APFloat &constant) {
-  using P = arith::CmpFPredicate;
-  auto less = [](const APFloat &a, const APFloat &b) {
-    return a.compare(b) == APFloat::cmpLessThan;
-  };
-  bool allAbove = less(constant, lower), allBelow = less(upper, constant);
-  bool noneAbove = !less(constant, upper), noneBelow = !less(lower, constant);
-  switch (predicate) {
-  case P::OEQ:
-  case P::UEQ:
-    if (allAbove || allBelow)
-      return false;
-    break;
-  case P::ONE:
-  case P::UNE:
-    if (allAbove || allBelow)
-      return true;
-    break;
-  case P::OGT:
-  case P::UGT:
-    if (allAbove || noneAbove)
-      return allAbove;
-    break;
-  case P::OGE:
-  case P::UGE:
-    if (noneBelow || allBelow)
-      return noneBelow;
-    break;
-  case P::OLT:
-  case P::ULT:
-    if (allBelow || noneBelow)
-      return allBelow;
-    break;
-  case P::OLE:
-  case P::ULE:
-    if (noneAbove || allAbove)
-      return noneAbove;
-    break;
-  case P::ORD:
-    return true;
-  case P::UNO:
-    return false;
-  default:
-    break;
-  }
-  return std::nullopt;
-}
-
-/// Folds each float comparison of a converted integer with a constant that
-/// the integer's range (MLIR's integer range analysis) decides. The integer
-/// converts into the interval between its bounds' conversions, since
-/// conversion rounds monotonically and never gives NaN.
-static void foldRangeDecidedComparisons(gpu::GPUModuleOp kernels) {
-  DataFlowSolver solver;
-  solver.load<dataflow::DeadCodeAnalysis>();
-  solver.load<dataflow::IntegerRangeAnalysis>();
-  if (failed(solver.initializeAndRun(kernels)))
-    return;
-  SmallVector<std::pair<arith::CmpFOp, bool>> decided;
-  kernels.walk([&](arith::CmpFOp compare) {
-    if (!compare.getType().isInteger(1))
-      return;
-    Value converted = compare.getLhs(), other = compare.getRhs();
-    arith::CmpFPredicate predicate = compare.getPredicate();
-    APFloat constant(0.0);
-    if (!matchPattern(other, m_ConstantFloat(&constant))) {
-      std::swap(converted, other);
-      predicate = swapOperands(predicate);
-      if (!matchPattern(other, m_ConstantFloat(&constant)))
-        return;
-    }
-    Operation *conversion = converted.getDefiningOp();
-    if (!isa_and_nonnull<arith::SIToFPOp, arith::UIToFPOp>(conversion))
-      return;
-    bool isSigned = isa<arith::SIToFPOp>(conversion);
-    auto *range = solver.lookupState<dataflow::IntegerValueRangeLattice>(
-        conversion->getOperand(0));
-    if (!range || range->getValue().isUninitialized())
-      return;
-    const ConstantIntRanges &bounds = range->getValue().getValue();
-    auto convert = [&](const APInt &bound) {
-      APFloat value(constant.getSemantics());
-      value.convertFromAPInt(bound, isSigned, APFloat::rmNearestTiesToEven);
-      return value;
-    };
-    APFloat lower = convert(isSigned ? bounds.smin() : bounds.umin());
-    APFloat upper = convert(isSigned ? bounds.smax() : bounds.umax());
-    if (std::optional<bool> result =
-            decideOverInterval(predicate, lower, upper, constant))
-      decided.push_back({compare, *result});
-  });
-  for (auto [compare, result] : decided) {
-    OpBuilder b(compare);
-    compare.replaceAllUsesWith(
-        b.create<arith::ConstantOp>(compare.getLoc(), b.getBoolAttr(result))
-            .getResult());
-    compare.erase();
-  }
-}
-
 static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
-  foldRangeDecidedComparisons(kernels);
   RewritePatternSet patterns(kernels.getContext());
   patterns.add<FoldSelfComparison, FoldSignDecidedComparison>(
       kernels.getContext());

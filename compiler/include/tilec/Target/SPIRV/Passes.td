@@ -245,11 +245,9 @@ def SPIRVKeepZeroOperandsExactPass
     llvmpipe simplifies a sum or product with a constant +0.0, a quotient of
     or by it and x - x by operand identity, wrongly for infinities, NaNs and
     signed zeros. A float comparison of a value with itself whose result is
-    the same for every value (x < x), of |y| or -|y| with a constant that
-    their sign decides (-|y| > 0), or of a converted integer with a constant
-    that the integer's range decides, is folded first, with what follows
-    from it, since Mesa folds it and its zero then meets the same
-    simplification.
+    the same for every value (x < x), or of |y| or -|y| with a constant that
+    their sign decides (-|y| > 0), is folded first, with what follows from
+    it, since Mesa folds it and its zero then meets the same simplification.
     After a CSE (so that the driver's merged x - x shows), each such
     operation becomes an exact IEEE equivalent with no +0.0 operand and no
     repeated one. Run after every folding step.

@@ -3,8 +3,7 @@
 // is merged into x - x first. A comparison of a value with itself that is
 // false for every value folds first, so that the zero Mesa would make of
 // (float)(x < x) is a constant here too, and so does a comparison of |x| or
-// -|x| with a constant that their sign decides (relu(-|x|) is +0), and a
-// comparison of a converted integer that its range decides.
+// -|x| with a constant that their sign decides (relu(-|x|) is +0).
 // RUN: tile-opt --tilec-spirv-keep-zero-operands-exact %s | FileCheck %s
 
 module {
@@ -67,30 +66,6 @@ module {
       memref.store %quotient, %q[%c0] : memref<1xf32>
       gpu.return
     }
-
-    gpu.func @range_decided(%i: index, %out: memref<4xi1>) kernel {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c3 = arith.constant 3 : index
-      %two = arith.constant 2 : i32
-      %three = arith.constant 3 : i32
-      %first = arith.cmpi eq, %i, %c0 : index
-      %extent = arith.select %first, %two, %three : i32
-      %value = arith.sitofp %extent : i32 to f64
-      %zero = arith.constant 0.0 : f64
-      %half = arith.constant 2.5 : f64
-      %top = arith.constant 3.0 : f64
-      %nonzero = arith.cmpf une, %value, %zero : f64
-      %below = arith.cmpf ogt, %zero, %value : f64
-      %at_most = arith.cmpf ole, %value, %top : f64
-      %undecided = arith.cmpf olt, %value, %half : f64
-      memref.store %nonzero, %out[%c0] : memref<4xi1>
-      memref.store %below, %out[%c1] : memref<4xi1>
-      memref.store %at_most, %out[%c2] : memref<4xi1>
-      memref.store %undecided, %out[%c3] : memref<4xi1>
-      gpu.return
-    }
   }
 }
 
@@ -143,14 +118,3 @@ module {
 // CHECK: memref.store %[[UNDECIDED]], %arg1[%c2]
 // CHECK: memref.store %[[KEPT]], %arg1[%c3]
 // CHECK: memref.store %[[QUOTIENT]], %arg2[%c0]
-
-// CHECK-LABEL: gpu.func @range_decided
-// The extent is 2 or 3: it is not 0, 0 is not above it, it is at most 3;
-// whether it is below 2.5 depends on the work-item.
-// CHECK-DAG: %[[TRUE:.*]] = arith.constant true
-// CHECK-DAG: %[[FALSE:.*]] = arith.constant false
-// CHECK: %[[UNDECIDED:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f64
-// CHECK: memref.store %[[TRUE]], %arg1[%c0]
-// CHECK: memref.store %[[FALSE]], %arg1[%c1]
-// CHECK: memref.store %[[TRUE]], %arg1[%c2]
-// CHECK: memref.store %[[UNDECIDED]], %arg1[%c3]
