@@ -20,7 +20,12 @@
 // false, also for NaN), then folds what follows from it, so that such a zero
 // is a constant here too. Mesa likewise decides -|x| > 0 (false), so
 // relu(-|x|) was its +0 and x / relu(-|x|) NaN (seed 25101006): comparisons
-// that the sign of |x| or -|x| decides are folded as well.
+// that the sign of |x| or -|x| decides are folded as well. And Mesa knows the
+// values of a choice among constants: shape(B) is a select of B's extents,
+// none 0, so !as_float(shape(B), 64) was its +0 and x / !as_float(shape(B),
+// 64) NaN (seed 27001540): a comparison whose operands are constants or
+// choices among them (through conversions) is folded where every pair of
+// their values gives the same result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -210,12 +215,165 @@ struct FoldSignDecidedComparison : OpRewritePattern<arith::CmpFOp> {
     return success();
   }
 };
+
+/// The most values of an operand that FoldChoiceComparison tries.
+constexpr unsigned kMostChoices = 16;
+
+/// Appends `value` to `values` unless it is there already.
+static void addChoice(SmallVectorImpl<APInt> &values, const APInt &value) {
+  if (!llvm::is_contained(values, value))
+    values.push_back(value);
+}
+static void addChoice(SmallVectorImpl<APFloat> &values, const APFloat &value) {
+  if (llvm::none_of(values, [&](const APFloat &other) {
+        return other.bitwiseIsEqual(value);
+      }))
+    values.push_back(value);
+}
+
+static std::optional<SmallVector<APInt>> integerChoicesOf(Value x,
+                                                          unsigned depth);
+
+/// The values that the scalar float `x` may take where it is a constant, a
+/// select among such values or a conversion of one: every value it can
+/// take, perhaps more (a select's condition is not looked at), or nothing
+/// where they are not known or too many.
+static std::optional<SmallVector<APFloat>> floatChoicesOf(Value x,
+                                                          unsigned depth) {
+  auto type = dyn_cast<FloatType>(x.getType());
+  if (!type || depth == 0)
+    return std::nullopt;
+  SmallVector<APFloat> values;
+  APFloat constant(0.0);
+  if (matchPattern(x, m_ConstantFloat(&constant))) {
+    values.push_back(constant);
+    return values;
+  }
+  Operation *op = x.getDefiningOp();
+  if (auto select = dyn_cast_or_null<arith::SelectOp>(op)) {
+    for (Value arm : {select.getTrueValue(), select.getFalseValue()}) {
+      std::optional<SmallVector<APFloat>> armValues =
+          floatChoicesOf(arm, depth - 1);
+      if (!armValues)
+        return std::nullopt;
+      for (const APFloat &value : *armValues)
+        addChoice(values, value);
+    }
+  } else if (isa_and_nonnull<arith::SIToFPOp, arith::UIToFPOp>(op)) {
+    std::optional<SmallVector<APInt>> integers =
+        integerChoicesOf(op->getOperand(0), depth - 1);
+    if (!integers)
+      return std::nullopt;
+    bool isSigned = isa<arith::SIToFPOp>(op);
+    for (const APInt &integer : *integers) {
+      APFloat value(type.getFloatSemantics());
+      value.convertFromAPInt(integer, isSigned, APFloat::rmNearestTiesToEven);
+      addChoice(values, value);
+    }
+  } else if (isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(op)) {
+    std::optional<SmallVector<APFloat>> sources =
+        floatChoicesOf(op->getOperand(0), depth - 1);
+    if (!sources)
+      return std::nullopt;
+    for (APFloat value : *sources) {
+      bool losesInfo;
+      value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &losesInfo);
+      addChoice(values, value);
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (values.size() > kMostChoices)
+    return std::nullopt;
+  return values;
+}
+
+/// floatChoicesOf's counterpart for a scalar integer (not index) `x`,
+/// through extensions and truncations.
+static std::optional<SmallVector<APInt>> integerChoicesOf(Value x,
+                                                          unsigned depth) {
+  auto type = dyn_cast<IntegerType>(x.getType());
+  if (!type || depth == 0)
+    return std::nullopt;
+  SmallVector<APInt> values;
+  APInt constant;
+  if (matchPattern(x, m_ConstantInt(&constant))) {
+    values.push_back(constant);
+    return values;
+  }
+  Operation *op = x.getDefiningOp();
+  unsigned width = type.getWidth();
+  if (auto select = dyn_cast_or_null<arith::SelectOp>(op)) {
+    for (Value arm : {select.getTrueValue(), select.getFalseValue()}) {
+      std::optional<SmallVector<APInt>> armValues =
+          integerChoicesOf(arm, depth - 1);
+      if (!armValues)
+        return std::nullopt;
+      for (const APInt &value : *armValues)
+        addChoice(values, value);
+    }
+  } else if (isa_and_nonnull<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(
+                 op)) {
+    std::optional<SmallVector<APInt>> sources =
+        integerChoicesOf(op->getOperand(0), depth - 1);
+    if (!sources)
+      return std::nullopt;
+    for (const APInt &source : *sources)
+      addChoice(values, isa<arith::ExtSIOp>(op) ? source.sextOrTrunc(width)
+                                                : source.zextOrTrunc(width));
+  } else {
+    return std::nullopt;
+  }
+  if (values.size() > kMostChoices)
+    return std::nullopt;
+  return values;
+}
+
+/// How deep floatChoicesOf and integerChoicesOf follow operands.
+constexpr unsigned kChoiceDepth = 12;
+
+/// A comparison of two operands whose values are known, constants or
+/// choices among them, as the constant it is where every pair of values
+/// gives the same result: shape(B) != 0 is true (difftest seed 27001540).
+template <typename CmpOp>
+struct FoldChoiceComparison : OpRewritePattern<CmpOp> {
+  using OpRewritePattern<CmpOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(CmpOp compare,
+                                PatternRewriter &rewriter) const override {
+    if (!compare.getType().isInteger(1))
+      return failure();
+    auto choicesOf = [](Value x) {
+      if constexpr (std::is_same_v<CmpOp, arith::CmpFOp>)
+        return floatChoicesOf(x, kChoiceDepth);
+      else
+        return integerChoicesOf(x, kChoiceDepth);
+    };
+    auto lhs = choicesOf(compare.getLhs());
+    auto rhs = choicesOf(compare.getRhs());
+    if (!lhs || !rhs)
+      return failure();
+    std::optional<bool> result;
+    for (const auto &left : *lhs)
+      for (const auto &right : *rhs) {
+        bool value =
+            arith::applyCmpPredicate(compare.getPredicate(), left, right);
+        if (result && *result != value)
+          return failure();
+        result = value;
+      }
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        compare, rewriter.getBoolAttr(*result));
+    return success();
+  }
+};
 } // namespace
 
 static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
   RewritePatternSet patterns(kernels.getContext());
-  patterns.add<FoldSelfComparison, FoldSignDecidedComparison>(
-      kernels.getContext());
+  patterns.add<FoldSelfComparison, FoldSignDecidedComparison,
+               FoldChoiceComparison<arith::CmpFOp>,
+               FoldChoiceComparison<arith::CmpIOp>>(kernels.getContext());
   // Folding that stops before a fixed point leaves correct code behind.
   (void)applyPatternsAndFoldGreedily(kernels, std::move(patterns));
   // Values the driver would merge (x / 0 - x / 0) are merged first, so that

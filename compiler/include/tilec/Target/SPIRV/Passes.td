@@ -246,8 +246,11 @@ def SPIRVKeepZeroOperandsExactPass
     or by it and x - x by operand identity, wrongly for infinities, NaNs and
     signed zeros. A float comparison of a value with itself whose result is
     the same for every value (x < x), or of |y| or -|y| with a constant that
-    their sign decides (-|y| > 0), is folded first, with what follows from
-    it, since Mesa folds it and its zero then meets the same simplification.
+    their sign decides (-|y| > 0), or of operands whose values are known
+    (constants, and choices among them through conversions, as shape(B)'s
+    select of extents) where all of their values give one result, is
+    folded first, with what follows from it, since Mesa folds it and its
+    zero then meets the same simplification.
     After a CSE (so that the driver's merged x - x shows), each such
     operation becomes an exact IEEE equivalent with no +0.0 operand and no
     repeated one. Run after every folding step.

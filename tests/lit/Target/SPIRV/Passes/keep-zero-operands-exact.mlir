@@ -3,7 +3,9 @@
 // is merged into x - x first. A comparison of a value with itself that is
 // false for every value folds first, so that the zero Mesa would make of
 // (float)(x < x) is a constant here too, and so does a comparison of |x| or
-// -|x| with a constant that their sign decides (relu(-|x|) is +0).
+// -|x| with a constant that their sign decides (relu(-|x|) is +0), and a
+// comparison of choices among constants that all their values decide
+// (shape(C) != 0, through conversions).
 // RUN: tile-opt --tilec-spirv-keep-zero-operands-exact %s | FileCheck %s
 
 module {
@@ -66,6 +68,43 @@ module {
       memref.store %quotient, %q[%c0] : memref<1xf32>
       gpu.return
     }
+
+    gpu.func @choices(%x: f64, %axis: i32, %out: memref<4xi1>, %q: memref<1xf64>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %i0 = arith.constant 0 : i32
+      %i1 = arith.constant 1 : i32
+      %e3 = arith.constant 3 : i32
+      %e5 = arith.constant 5 : i32
+      %e7 = arith.constant 7 : i32
+      %zero = arith.constant 0.0 : f64
+      %one = arith.constant 1.0 : f64
+      %four = arith.constant 4.0 : f32
+      // shape(C) of C[3, 5, 7], element %axis.
+      %is0 = arith.cmpi eq, %axis, %i0 : i32
+      %is1 = arith.cmpi eq, %axis, %i1 : i32
+      %tail = arith.select %is1, %e5, %e7 : i32
+      %extent = arith.select %is0, %e3, %tail : i32
+      %float = arith.sitofp %extent : i32 to f64
+      %isZero = arith.cmpf oeq, %float, %zero : f64
+      %not = arith.select %isZero, %one, %zero : f64
+      %quotient = arith.divf %x, %not : f64
+      %wide = arith.extsi %extent : i32 to i64
+      %c5 = arith.constant 5 : i64
+      %above = arith.cmpi sgt, %wide, %c5 : i64
+      %narrow = arith.truncf %float : f64 to f32
+      %belowFour = arith.cmpf olt, %narrow, %four : f32
+      %positive = arith.cmpi sgt, %extent, %i0 : i32
+      %varying = arith.cmpi sgt, %extent, %axis : i32
+      memref.store %above, %out[%c0] : memref<4xi1>
+      memref.store %belowFour, %out[%c1] : memref<4xi1>
+      memref.store %positive, %out[%c2] : memref<4xi1>
+      memref.store %varying, %out[%c3] : memref<4xi1>
+      memref.store %quotient, %q[%c0] : memref<1xf64>
+      gpu.return
+    }
   }
 }
 
@@ -118,3 +157,19 @@ module {
 // CHECK: memref.store %[[UNDECIDED]], %arg1[%c2]
 // CHECK: memref.store %[[KEPT]], %arg1[%c3]
 // CHECK: memref.store %[[QUOTIENT]], %arg2[%c0]
+
+// CHECK-LABEL: gpu.func @choices
+// shape(C) is 3, 5 or 7: as a float it is never 0, so x / !shape(C) is
+// x * +inf, and it is positive; > 5 and < 4 differ among its values and
+// stay, as does a comparison with a value that is not a constant.
+// CHECK-DAG: %[[TRUE:.*]] = arith.constant true
+// CHECK-DAG: %[[INF:.*]] = arith.constant 0x7FF0000000000000 : f64
+// CHECK: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f64
+// CHECK: %[[ABOVE:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// CHECK: %[[BELOW:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: %[[VARYING:.*]] = arith.cmpi sgt, %{{.*}}, %arg1 : i32
+// CHECK: memref.store %[[ABOVE]], %arg2[%c0]
+// CHECK: memref.store %[[BELOW]], %arg2[%c1]
+// CHECK: memref.store %[[TRUE]], %arg2[%c2]
+// CHECK: memref.store %[[VARYING]], %arg2[%c3]
+// CHECK: memref.store %[[QUOTIENT]], %arg3[%c0]
