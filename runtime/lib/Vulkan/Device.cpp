@@ -4,7 +4,9 @@
 #include "Structure.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 using namespace tilec;
 using namespace tilec::vulkan;
@@ -72,9 +74,28 @@ Device::open(const DeviceDescriptor &descriptor, bool optimizeCode) {
   if (properties.apiVersion >= VK_API_VERSION_1_2)
     storage16.pNext = &vulkan12;
 
+  // The driver's statistics of each pipeline's code, when asked for.
+  const char *statisticsValue = std::getenv(kPipelineStatisticsVariable);
+  bool printsStatistics = has.pipelineExecutableInfo && statisticsValue &&
+                          std::string_view(statisticsValue) == "1";
+  auto executableInfo = makeStructure<
+      VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  executableInfo.pipelineExecutableInfo = VK_TRUE;
+  const char *executableExtension =
+      VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
+  if (printsStatistics) {
+    executableInfo.pNext = features.pNext;
+    features.pNext = &executableInfo;
+  }
+
   auto info =
       makeStructure<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &features;
+  if (printsStatistics) {
+    info.enabledExtensionCount = 1;
+    info.ppEnabledExtensionNames = &executableExtension;
+  }
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queueInfo;
   VkDevice handle = VK_NULL_HANDLE;
@@ -84,6 +105,7 @@ Device::open(const DeviceDescriptor &descriptor, bool optimizeCode) {
     return driverFailure(result, "opening Vulkan device " + deviceName);
   std::unique_ptr<Device> device(new Device(descriptor, handle));
   device->optimizeCode = optimizeCode;
+  device->printsPipelineStatistics = printsStatistics;
   vkGetDeviceQueue(handle, *descriptor.computeQueueFamily, 0, &device->queue);
   vkGetPhysicalDeviceMemoryProperties(descriptor.physicalDevice,
                                       &device->memoryProperties);

@@ -93,11 +93,18 @@ static Features queryFeatures(VkPhysicalDevice device, uint32_t apiVersion) {
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
   auto vulkan12 = makeStructure<VkPhysicalDeviceVulkan12Features>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  auto executableInfo = makeStructure<
+      VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
   void **chain = &features.pNext;
   if (apiVersion >= VK_API_VERSION_1_1)
     append(chain, storage16);
   if (apiVersion >= VK_API_VERSION_1_2)
     append(chain, vulkan12);
+  bool hasExecutableProperties = hasExtension(
+      device, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+  if (hasExecutableProperties)
+    append(chain, executableInfo);
   vkGetPhysicalDeviceFeatures2(device, &features);
 
   Features result;
@@ -109,6 +116,8 @@ static Features queryFeatures(VkPhysicalDevice device, uint32_t apiVersion) {
   result.shaderFloat16 = vulkan12.shaderFloat16;
   result.storageBuffer8BitAccess = vulkan12.storageBuffer8BitAccess;
   result.vulkanMemoryModel = vulkan12.vulkanMemoryModel;
+  result.pipelineExecutableInfo =
+      hasExecutableProperties && executableInfo.pipelineExecutableInfo;
   result.signedZeroInfNanPreserve = {
       bool(floatControls.shaderSignedZeroInfNanPreserveFloat16),
       bool(floatControls.shaderSignedZeroInfNanPreserveFloat32),

@@ -4,6 +4,8 @@
 #include "Structure.h"
 
 #include <charconv>
+#include <cinttypes>
+#include <cstdio>
 #include <string_view>
 #include <tuple>
 
@@ -102,6 +104,81 @@ static bool providesFeature(const DeviceDescriptor &device,
   return false;
 }
 
+/// The value of one statistic as its driver reports it.
+static std::string
+formatStatistic(const VkPipelineExecutableStatisticKHR &stat) {
+  char text[64];
+  switch (stat.format) {
+  case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+    return stat.value.b32 ? "true" : "false";
+  case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+    std::snprintf(text, sizeof text, "%" PRId64, stat.value.i64);
+    return text;
+  case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+    std::snprintf(text, sizeof text, "%" PRIu64, stat.value.u64);
+    return text;
+  case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+    std::snprintf(text, sizeof text, "%g", stat.value.f64);
+    return text;
+  default:
+    return "?";
+  }
+}
+
+/// Prints what the driver reports of the code it built for `pipeline`
+/// (kPipelineStatisticsVariable): one line per executable, "tilec: Vulkan
+/// pipeline statistics of 'entry' on 'device': Register Count = 127, ...".
+/// The statistics are a diagnostic: a driver that fails to give them leaves
+/// the pipeline as it is.
+static void printStatistics(VkDevice device, VkPipeline pipeline,
+                            std::string_view entry, std::string_view name) {
+  auto getProperties =
+      reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+          vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+  auto getStatistics =
+      reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+          vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+  if (!getProperties || !getStatistics)
+    return;
+  auto pipelineInfo =
+      makeStructure<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
+  pipelineInfo.pipeline = pipeline;
+  uint32_t count = 0;
+  if (getProperties(device, &pipelineInfo, &count, nullptr) != VK_SUCCESS)
+    return;
+  std::vector<VkPipelineExecutablePropertiesKHR> executables(
+      count, makeStructure<VkPipelineExecutablePropertiesKHR>(
+                 VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR));
+  if (getProperties(device, &pipelineInfo, &count, executables.data()) !=
+      VK_SUCCESS)
+    return;
+  for (uint32_t index = 0; index < count; ++index) {
+    auto executableInfo = makeStructure<VkPipelineExecutableInfoKHR>(
+        VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+    executableInfo.pipeline = pipeline;
+    executableInfo.executableIndex = index;
+    uint32_t numStats = 0;
+    if (getStatistics(device, &executableInfo, &numStats, nullptr) !=
+        VK_SUCCESS)
+      continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        numStats, makeStructure<VkPipelineExecutableStatisticKHR>(
+                      VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+    if (getStatistics(device, &executableInfo, &numStats, stats.data()) !=
+        VK_SUCCESS)
+      continue;
+    std::string line = "tilec: Vulkan pipeline statistics of " + quoted(entry) +
+                       " on " + quoted(name);
+    if (count > 1)
+      line += std::string(" (") + executables[index].name + ")";
+    line += ":";
+    for (uint32_t stat = 0; stat < numStats; ++stat)
+      line += std::string(stat ? ", " : " ") + stats[stat].name + " = " +
+              formatStatistic(stats[stat]);
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
+}
+
 Expected<ComputePipeline> Device::createPipeline(const ShaderModule &module,
                                                  std::string_view entry,
                                                  uint32_t numBuffers) {
@@ -159,6 +236,8 @@ Expected<ComputePipeline> Device::createPipeline(const ShaderModule &module,
       VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   if (!optimizeCode)
     info.flags = VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT;
+  if (printsPipelineStatistics)
+    info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module.handle();
@@ -170,6 +249,8 @@ Expected<ComputePipeline> Device::createPipeline(const ShaderModule &module,
   if (result != VK_SUCCESS)
     return driverFailure(result, what);
   Owned<VkPipeline> pipeline(device, rawPipeline);
+  if (printsPipelineStatistics)
+    printStatistics(device, rawPipeline, entry, physical.profile.name);
   if (Status status = checkValidation(action); !status)
     return status.error();
   return ComputePipeline(std::move(setLayout), std::move(pipelineLayout),

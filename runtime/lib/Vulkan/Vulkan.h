@@ -50,6 +50,12 @@ const char *resultName(VkResult result);
 /// The environment variable that turns validation on ("1").
 inline constexpr const char *kValidationVariable = "TILEC_VULKAN_VALIDATION";
 
+/// The environment variable ("1") that makes every pipeline print the
+/// driver's statistics of its code to stderr, where the device reports them
+/// (VK_KHR_pipeline_executable_properties): one line per executable.
+inline constexpr const char *kPipelineStatisticsVariable =
+    "TILEC_VULKAN_PIPELINE_STATISTICS";
+
 //===----------------------------------------------------------------------===//
 // The instance and its devices
 //===----------------------------------------------------------------------===//
@@ -97,6 +103,9 @@ struct Features {
   bool storageBuffer16BitAccess = false;
   bool storageBuffer8BitAccess = false;
   bool vulkanMemoryModel = false;
+  /// VK_KHR_pipeline_executable_properties with its pipelineExecutableInfo:
+  /// the driver can report statistics of the code it built (registers).
+  bool pipelineExecutableInfo = false;
   /// shaderSignedZeroInfNanPreserveFloat16/32/64 and
   /// shaderDenormPreserveFloat16/32/64.
   FloatWidths signedZeroInfNanPreserve;
@@ -440,6 +449,9 @@ private:
   VkFence fence = VK_NULL_HANDLE;
   VkPipelineCache pipelineCache = VK_NULL_HANDLE;
   bool optimizeCode = true;
+  /// Whether pipelines print the driver's statistics of their code
+  /// (kPipelineStatisticsVariable, on a device that reports them).
+  bool printsPipelineStatistics = false;
   VkPhysicalDeviceMemoryProperties memoryProperties = {};
   /// The staging buffer of the last write or read, kept for the next one
   /// when it holds at most kKeptStagingBytes.
