@@ -321,11 +321,30 @@ Schedule lowering::scheduleCombination(const Schedule &first, int64_t elements,
   schedule.compensated = first.compensated;
   std::string what = "combines the partial aggregates of the " +
                      std::to_string(parts) + " work-groups of each element";
-  if (parts <= kSerialCombination) {
-    schedule.loopPasses = countLoopPasses({double(parts)});
-    schedule.reason = what +
-                      " in order, then the initial value and the epilogue; " +
-                      schedule.reason;
+  // The partials lie [part][element]: the work-items of neighbouring
+  // elements read neighbouring addresses, where a work-group per element
+  // reads each partial from a memory line of its own. So elements that
+  // fill the device alone get a work-item each, however many partials
+  // (the split-K of a filter gradient: 36864 elements of 106 partials).
+  double serialPasses = countLoopPasses({double(parts)});
+  bool fillsDevice =
+      double(elements) >=
+      double(profile.computeUnits) * double(getLinearGroupSize(profile));
+  bool serialFits = profile.maxLoopIterations == 0 ||
+                    serialPasses <= double(profile.maxLoopIterations);
+  if (parts <= kSerialCombination || (fillsDevice && serialFits)) {
+    schedule.loopPasses = serialPasses;
+    schedule.reason =
+        what +
+        " in order, then the initial value and the "
+        "epilogue" +
+        (parts > kSerialCombination
+             ? " (more than " + std::to_string(kSerialCombination) +
+                   " partials, but the elements fill the "
+                   "device: neighbouring work-items read "
+                   "neighbouring partials)"
+             : std::string()) +
+        "; " + schedule.reason;
     return schedule;
   }
   // Many partials: a work-group per element shares them (each work-item
