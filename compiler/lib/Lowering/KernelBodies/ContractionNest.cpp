@@ -8,8 +8,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
-#include "llvm/Support/SaveAndRestore.h"
-
 #include <cmath>
 #include <numeric>
 
@@ -60,20 +58,6 @@ ContractionNest::ContractionNest(KernelContext &context, Aggregator &aggregator,
     firstUnrolled = space.freeVars.size();
     unrolledRanges.clear();
   }
-  // A window's bodies run whether or not their tuple is valid, so no input
-  // may be an integer (a garbage product may overflow), and each input's
-  // buffer must hold the whole tensor: loads clamp their addresses to it.
-  // (The addresses of a piece of a split tensor are the whole tensor's,
-  // rebased later, so a clamped one could fall in another piece.)
-  speculates =
-      !unrolledRanges.empty() && isa<FloatType>(aggregator.getType()) &&
-      llvm::all_of(op.getInputs(), [&](Value input) {
-        auto type = cast<RankedTensorType>(input.getType());
-        auto buffer = dyn_cast<MemRefType>(context.bufferOf(input).getType());
-        return isa<FloatType>(type.getElementType()) && buffer &&
-               buffer.hasStaticShape() && type.getNumElements() > 0 &&
-               buffer.getNumElements() == type.getNumElements();
-      });
 }
 
 SmallVector<Value> ContractionNest::emit(ValueRange initial) {
@@ -111,28 +95,6 @@ ContractionNest::emitIf(Value condition, ValueRange state,
   b.setInsertionPointToStart(&ifOp.getElseRegion().front());
   b.create<scf::YieldOp>(loc, state);
   return SmallVector<Value>(ifOp.getResults());
-}
-
-SmallVector<Value>
-ContractionNest::emitSpeculated(Value condition, ValueRange state,
-                                function_ref<SmallVector<Value>()> then) {
-  llvm::SaveAndRestore<bool> inside(speculating, true);
-  SmallVector<Value> next = then();
-  for (auto [value, old] : llvm::zip_equal(next, state))
-    value = b.create<arith::SelectOp>(loc, condition, value, old);
-  return next;
-}
-
-Value ContractionNest::emitClampedAddress(Value buffer, Value address,
-                                          int64_t width) {
-  int64_t size = cast<MemRefType>(buffer.getType()).getNumElements();
-  address = b.createOrFold<arith::MaxSIOp>(loc, address, index.constant(0));
-  address =
-      index.min(address, index.constant(std::max<int64_t>(0, size - width)));
-  if (width > 1)
-    address =
-        b.createOrFold<arith::AndIOp>(loc, address, index.constant(-width));
-  return address;
 }
 
 SmallVector<Value> ContractionNest::emitFor(
@@ -320,13 +282,11 @@ SmallVector<Value> ContractionNest::emitUnrolled(unsigned level,
       valid = index.land(valid, index.cmp(arith::CmpIPredicate::sge,
                                           index.numerator(expr, vars), scaled));
     }
-    auto body = [&] { return emitLoops(level + 1, current); };
     if (bound.constantRange || !valid)
       current = emitLoops(level + 1, current);
-    else if (speculates)
-      current = emitSpeculated(valid, current, body);
     else
-      current = emitIf(valid, current, body);
+      current =
+          emitIf(valid, current, [&] { return emitLoops(level + 1, current); });
   }
   return current;
 }
@@ -383,10 +343,7 @@ SmallVector<Value> ContractionNest::emitContribution(ValueRange state) {
     Value buffer = context.bufferOf(operand);
     Value address = emitAddress(system.inputs[input]);
     types.push_back(type);
-    bool vector = lanes > 1 && laneStrides[input] != 0;
-    if (speculating)
-      address = emitClampedAddress(buffer, address, vector ? lanes : 1);
-    if (vector) {
+    if (lanes > 1 && laneStrides[input] != 0) {
       auto vectorType = VectorType::get({lanes}, getStorageType(type));
       Value vector = b.create<vector::LoadOp>(loc, vectorType, buffer, address);
       for (int64_t lane = 0; lane < lanes; ++lane) {

@@ -32,9 +32,7 @@ public:
   /// innermost levels whose ranges over the output box hold at most
   /// kUnrolledTuples tuples together (a small window), one of them with
   /// bounds that depend on the element, are unrolled instead: one body per
-  /// value of their range, each under its bound checks: for float inputs,
-  /// checks that select the body's result rather than branch around it, so
-  /// that the window's loads issue together.
+  /// value of their range, each under its bound checks.
   llvm::SmallVector<mlir::Value> emit(mlir::ValueRange initial);
   /// `initial` with the tuples of work-item `item` (of `items`) aggregated,
   /// the nest being shared as `split` says.
@@ -77,17 +75,6 @@ private:
   llvm::SmallVector<mlir::Value>
   emitIf(mlir::Value condition, mlir::ValueRange state,
          llvm::function_ref<llvm::SmallVector<mlir::Value>()> then);
-  /// emitIf's result without a branch: `then` runs unconditionally, its
-  /// loads clamped into their buffers, and `condition` selects its state or
-  /// `state`.
-  llvm::SmallVector<mlir::Value>
-  emitSpeculated(mlir::Value condition, mlir::ValueRange state,
-                 llvm::function_ref<llvm::SmallVector<mlir::Value>()> then);
-  /// `address`, the first of `width` elements to load from `buffer`, moved
-  /// into the buffer (and to a multiple of `width`): where a speculated body
-  /// loads.
-  mlir::Value emitClampedAddress(mlir::Value buffer, mlir::Value address,
-                                 int64_t width);
   /// A loop from `lower` to `upper` by `step` carrying `state`, whose body
   /// `body` builds from the induction variable and the carried state.
   llvm::SmallVector<mlir::Value>
@@ -115,11 +102,6 @@ private:
   /// none is), and the ranges over the output box of those levels.
   unsigned firstUnrolled = 0;
   llvm::SmallVector<std::pair<int64_t, int64_t>> unrolledRanges;
-  /// Whether the unrolled levels' bound checks select instead of branch
-  /// (emitSpeculated): float inputs and aggregate, buffers of static sizes.
-  bool speculates = false;
-  /// Set while emitting a speculated body.
-  bool speculating = false;
   /// Set while emitting a shared nest.
   const WorkSplit *split = nullptr;
   mlir::Value item;
