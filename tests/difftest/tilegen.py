@@ -239,10 +239,14 @@ class Generator:
         if op in ("/", "%") and not dt.is_float(t):
             # A zero divisor is a run-time error of the reference. The 1 of a
             # bool divisor is a bool, so that the select keeps its dtype (a
-            # literal next to a bool is an i32).
+            # literal next to a bool is an i32). A literal 0 becomes the
+            # literal 1: a select of two literals is an i32, not a literal,
+            # and U64 % i32 is an i64 where U64 % 1 is a u64 (seed 29506579).
             one = "as_bool(1)" if b.dtype == "bool" else "1"
-            divisor = b.text if (b.literal and b.text != "0") else \
-                "select(%s == 0, %s, %s)" % (b.text, one, b.text)
+            if b.literal:
+                divisor = b.text if b.text != "0" else "1"
+            else:
+                divisor = "select(%s == 0, %s, %s)" % (b.text, one, b.text)
             return Expr("(%s %s %s)" % (a.text, op, divisor), t, shape, approx=approx)
         if op in ("min", "max"):
             return Expr("%s(%s, %s)" % (op, a.text, b.text), t, shape, exact=exact,
