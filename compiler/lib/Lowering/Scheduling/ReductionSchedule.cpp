@@ -333,18 +333,15 @@ Schedule lowering::scheduleCombination(const Schedule &first, int64_t elements,
   bool serialFits = profile.maxLoopIterations == 0 ||
                     serialPasses <= double(profile.maxLoopIterations);
   if (parts <= kSerialCombination || (fillsDevice && serialFits)) {
+    std::string why;
+    if (parts > kSerialCombination)
+      why = " (more than " + std::to_string(kSerialCombination) +
+            " partials, but the elements fill the device: neighbouring "
+            "work-items read neighbouring partials)";
     schedule.loopPasses = serialPasses;
-    schedule.reason =
-        what +
-        " in order, then the initial value and the "
-        "epilogue" +
-        (parts > kSerialCombination
-             ? " (more than " + std::to_string(kSerialCombination) +
-                   " partials, but the elements fill the "
-                   "device: neighbouring work-items read "
-                   "neighbouring partials)"
-             : std::string()) +
-        "; " + schedule.reason;
+    schedule.reason = what +
+                      " in order, then the initial value and the epilogue" +
+                      why + "; " + schedule.reason;
     return schedule;
   }
   // Many partials: a work-group per element shares them (each work-item
