@@ -218,6 +218,8 @@ struct FoldSignDecidedComparison : OpRewritePattern<arith::CmpFOp> {
 
 /// The most values of an operand that FoldChoiceComparison tries.
 constexpr unsigned kMostChoices = 16;
+/// How deep choicesOf follows operands.
+constexpr unsigned kChoiceDepth = 12;
 
 /// Appends `value` to `values` unless it is there already.
 static void addChoice(SmallVectorImpl<APInt> &values, const APInt &value) {
@@ -231,107 +233,87 @@ static void addChoice(SmallVectorImpl<APFloat> &values, const APFloat &value) {
     values.push_back(value);
 }
 
-static std::optional<SmallVector<APInt>> integerChoicesOf(Value x,
-                                                          unsigned depth);
+template <typename Number>
+static std::optional<SmallVector<Number>> choicesOf(Value x, unsigned depth);
 
-/// The values that the scalar float `x` may take where it is a constant, a
-/// select among such values or a conversion of one: every value it can
-/// take, perhaps more (a select's condition is not looked at), or nothing
-/// where they are not known or too many.
-static std::optional<SmallVector<APFloat>> floatChoicesOf(Value x,
-                                                          unsigned depth) {
-  auto type = dyn_cast<FloatType>(x.getType());
-  if (!type || depth == 0)
+/// Appends the choices of `source` (of kind Source) to `values`, each
+/// through `convert`; false where they are not known.
+template <typename Source, typename Number, typename Convert>
+static bool addChoicesOf(SmallVectorImpl<Number> &values, Value source,
+                         unsigned depth, Convert convert) {
+  std::optional<SmallVector<Source>> sources = choicesOf<Source>(source, depth);
+  if (!sources)
+    return false;
+  for (const Source &value : *sources)
+    addChoice(values, convert(value));
+  return true;
+}
+
+/// The values that the scalar `x` (a float for APFloat, an integer but not
+/// an index for APInt) may take where it is a constant, a select among such
+/// values or a conversion of one (sitofp, uitofp, extf, truncf; extsi,
+/// extui, trunci): every value it can take, perhaps more (a select's
+/// condition is not looked at), or nothing where they are not known or
+/// more than kMostChoices.
+template <typename Number>
+static std::optional<SmallVector<Number>> choicesOf(Value x, unsigned depth) {
+  constexpr bool isFloat = std::is_same_v<Number, APFloat>;
+  Type type = x.getType();
+  if (depth == 0 || !(isFloat ? isa<FloatType>(type) : isa<IntegerType>(type)))
     return std::nullopt;
-  SmallVector<APFloat> values;
-  APFloat constant(0.0);
-  if (matchPattern(x, m_ConstantFloat(&constant))) {
-    values.push_back(constant);
-    return values;
-  }
   Operation *op = x.getDefiningOp();
-  if (auto select = dyn_cast_or_null<arith::SelectOp>(op)) {
-    for (Value arm : {select.getTrueValue(), select.getFalseValue()}) {
-      std::optional<SmallVector<APFloat>> armValues =
-          floatChoicesOf(arm, depth - 1);
-      if (!armValues)
-        return std::nullopt;
-      for (const APFloat &value : *armValues)
-        addChoice(values, value);
-    }
-  } else if (isa_and_nonnull<arith::SIToFPOp, arith::UIToFPOp>(op)) {
-    std::optional<SmallVector<APInt>> integers =
-        integerChoicesOf(op->getOperand(0), depth - 1);
-    if (!integers)
+  SmallVector<Number> values;
+  bool known = true;
+  if constexpr (isFloat) {
+    APFloat constant(0.0);
+    if (matchPattern(x, m_ConstantFloat(&constant)))
+      return SmallVector<Number>{constant};
+    const llvm::fltSemantics &semantics =
+        cast<FloatType>(type).getFloatSemantics();
+    if (isa_and_nonnull<arith::SIToFPOp, arith::UIToFPOp>(op)) {
+      bool isSigned = isa<arith::SIToFPOp>(op);
+      known = addChoicesOf<APInt>(
+          values, op->getOperand(0), depth - 1, [&](const APInt &integer) {
+            APFloat value(semantics);
+            value.convertFromAPInt(integer, isSigned,
+                                   APFloat::rmNearestTiesToEven);
+            return value;
+          });
+    } else if (isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(op)) {
+      known = addChoicesOf<APFloat>(
+          values, op->getOperand(0), depth - 1, [&](APFloat value) {
+            bool losesInfo;
+            value.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+            return value;
+          });
+    } else if (!isa_and_nonnull<arith::SelectOp>(op)) {
       return std::nullopt;
-    bool isSigned = isa<arith::SIToFPOp>(op);
-    for (const APInt &integer : *integers) {
-      APFloat value(type.getFloatSemantics());
-      value.convertFromAPInt(integer, isSigned, APFloat::rmNearestTiesToEven);
-      addChoice(values, value);
-    }
-  } else if (isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(op)) {
-    std::optional<SmallVector<APFloat>> sources =
-        floatChoicesOf(op->getOperand(0), depth - 1);
-    if (!sources)
-      return std::nullopt;
-    for (APFloat value : *sources) {
-      bool losesInfo;
-      value.convert(type.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                    &losesInfo);
-      addChoice(values, value);
     }
   } else {
-    return std::nullopt;
+    APInt constant;
+    if (matchPattern(x, m_ConstantInt(&constant)))
+      return SmallVector<Number>{constant};
+    unsigned width = cast<IntegerType>(type).getWidth();
+    if (isa_and_nonnull<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(op)) {
+      bool isSigned = isa<arith::ExtSIOp>(op);
+      known = addChoicesOf<APInt>(values, op->getOperand(0), depth - 1,
+                                  [&](const APInt &source) {
+                                    return isSigned ? source.sextOrTrunc(width)
+                                                    : source.zextOrTrunc(width);
+                                  });
+    } else if (!isa_and_nonnull<arith::SelectOp>(op)) {
+      return std::nullopt;
+    }
   }
-  if (values.size() > kMostChoices)
+  if (auto select = dyn_cast_or_null<arith::SelectOp>(op))
+    for (Value arm : {select.getTrueValue(), select.getFalseValue()})
+      known = known &&
+              addChoicesOf<Number>(values, arm, depth - 1,
+                                   [](const Number &value) { return value; });
+  if (!known || values.size() > kMostChoices)
     return std::nullopt;
   return values;
 }
-
-/// floatChoicesOf's counterpart for a scalar integer (not index) `x`,
-/// through extensions and truncations.
-static std::optional<SmallVector<APInt>> integerChoicesOf(Value x,
-                                                          unsigned depth) {
-  auto type = dyn_cast<IntegerType>(x.getType());
-  if (!type || depth == 0)
-    return std::nullopt;
-  SmallVector<APInt> values;
-  APInt constant;
-  if (matchPattern(x, m_ConstantInt(&constant))) {
-    values.push_back(constant);
-    return values;
-  }
-  Operation *op = x.getDefiningOp();
-  unsigned width = type.getWidth();
-  if (auto select = dyn_cast_or_null<arith::SelectOp>(op)) {
-    for (Value arm : {select.getTrueValue(), select.getFalseValue()}) {
-      std::optional<SmallVector<APInt>> armValues =
-          integerChoicesOf(arm, depth - 1);
-      if (!armValues)
-        return std::nullopt;
-      for (const APInt &value : *armValues)
-        addChoice(values, value);
-    }
-  } else if (isa_and_nonnull<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(
-                 op)) {
-    std::optional<SmallVector<APInt>> sources =
-        integerChoicesOf(op->getOperand(0), depth - 1);
-    if (!sources)
-      return std::nullopt;
-    for (const APInt &source : *sources)
-      addChoice(values, isa<arith::ExtSIOp>(op) ? source.sextOrTrunc(width)
-                                                : source.zextOrTrunc(width));
-  } else {
-    return std::nullopt;
-  }
-  if (values.size() > kMostChoices)
-    return std::nullopt;
-  return values;
-}
-
-/// How deep floatChoicesOf and integerChoicesOf follow operands.
-constexpr unsigned kChoiceDepth = 12;
 
 /// A comparison of two operands whose values are known, constants or
 /// choices among them, as the constant it is where every pair of values
@@ -343,14 +325,10 @@ struct FoldChoiceComparison : OpRewritePattern<CmpOp> {
                                 PatternRewriter &rewriter) const override {
     if (!compare.getType().isInteger(1))
       return failure();
-    auto choicesOf = [](Value x) {
-      if constexpr (std::is_same_v<CmpOp, arith::CmpFOp>)
-        return floatChoicesOf(x, kChoiceDepth);
-      else
-        return integerChoicesOf(x, kChoiceDepth);
-    };
-    auto lhs = choicesOf(compare.getLhs());
-    auto rhs = choicesOf(compare.getRhs());
+    using Number = std::conditional_t<std::is_same_v<CmpOp, arith::CmpFOp>,
+                                      APFloat, APInt>;
+    auto lhs = choicesOf<Number>(compare.getLhs(), kChoiceDepth);
+    auto rhs = choicesOf<Number>(compare.getRhs(), kChoiceDepth);
     if (!lhs || !rhs)
       return failure();
     std::optional<bool> result;
