@@ -1,7 +1,7 @@
 //===- Bundle.cpp - The bundle's JSON file form ---------------------------===//
 //
 // {
-//   "format": "tilec-bundle", "version": 4, "producer": "tilec 0.1.0",
+//   "format": "tilec-bundle", "version": 5, "producer": "tilec 0.1.0",
 //   "function": "matmul",
 //   "kernels": [{"name": "k0", "source_location": "mm.tile:3:3",
 //                "flops": 2e6, "bytes": 3e5,
@@ -12,10 +12,12 @@
 //                "msl": "#include <metal_stdlib> ..."}],
 //   "opencl_source": "__kernel void k0(...) {...}",
 //   "buffers": [{"name": "A", "kind": "input", "dtype": "f32",
-//                "shape": [64, 32], "alias_of": null, "piece_of": null},
+//                "shape": [64, 32], "alias_of": null, "piece_of": null,
+//                "zeroed": false},
 //               {"name": "A.1", "kind": "piece", "dtype": "f32",
 //                "shape": [32, 32], "alias_of": null,
-//                "piece_of": {"buffer": 0, "byte_offset": 4096}}, ...],
+//                "piece_of": {"buffer": 0, "byte_offset": 4096},
+//                "zeroed": false}, ...],
 //   "inputs": [0, 1], "outputs": [2],
 //   "launches": [{"kernel": 0, "global_size": [64, 64],
 //                 "local_size": [16, 16], "args": [0, 1, 2]}],
@@ -106,7 +108,8 @@ std::string tilec::serializeBundle(const Bundle &bundle) {
          {"piece_of", buffer.pieceOf
                           ? ordered{{"buffer", buffer.pieceOf->whole},
                                     {"byte_offset", buffer.pieceOf->byteOffset}}
-                          : ordered(nullptr)}});
+                          : ordered(nullptr)},
+         {"zeroed", buffer.zeroed}});
   ordered launches = ordered::array();
   for (const BundleLaunch &launch : bundle.launches)
     launches.push_back({{"kernel", launch.kernel},
@@ -390,6 +393,7 @@ static Expected<Bundle> readBundleObject(const json &object,
         reader.field(item, where, "shape", buffer.shape);
         reader.field(item, where, "alias_of", buffer.aliasOf);
         reader.field(item, where, "piece_of", buffer.pieceOf);
+        reader.field(item, where, "zeroed", buffer.zeroed);
       });
   reader.field(object, top, "inputs", bundle.inputs);
   reader.field(object, top, "outputs", bundle.outputs);

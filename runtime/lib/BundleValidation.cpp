@@ -140,14 +140,25 @@ static std::optional<std::string> checkGeometry(const BundleLaunch &launch,
 
 /// Checks every launch against its kernel, in order: geometry, and per
 /// argument a buffer of the kernel's dtype and element count, not an input
-/// where the kernel writes, not read before a launch wrote it; then that
-/// every output is written.
+/// where the kernel writes, not read before a launch wrote it (a zeroed
+/// temporary is written before the first); then that every output is
+/// written.
 template <class BufferRef>
 static std::optional<std::string> checkLaunches(const Bundle &bundle,
                                                 BufferRef bufferRef) {
   size_t numBuffers = bundle.buffers.size();
   // Whether a launch so far writes each buffer's storage (by storageOf).
   std::vector<bool> written(numBuffers, false);
+  for (size_t i = 0; i < numBuffers; ++i) {
+    const BundleBuffer &buffer = bundle.buffers[i];
+    if (!buffer.zeroed)
+      continue;
+    if (buffer.kind != BundleBuffer::Kind::Temporary || buffer.aliasOf)
+      return "buffers[" + std::to_string(i) + "]: '" + buffer.name +
+             "' is zeroed, which only a temporary with storage of its own "
+             "can be";
+    written[i] = true;
+  }
   for (size_t l = 0; l < bundle.launches.size(); ++l) {
     const BundleLaunch &launch = bundle.launches[l];
     std::string where = "launches[" + std::to_string(l) + "]";

@@ -3,12 +3,12 @@
 // Internal to the runtime: the sequence of a run that every executor
 // follows, so that the backends cannot drift apart. It checks the inputs,
 // decides whether the bundle fits the device whole or streams through it,
-// uploads the inputs, poisons the outputs and temporaries, launches in order
-// (skipping launches without work-items), reads the outputs back, binds
-// device-resident inputs and wraps device-resident outputs, and, for a
-// streamed run, allocates and releases storage launch by launch
-// (StoragePlan::planResidency). A backend implements only the steps:
-// allocate a buffer, write it, poison it, launch, read, synchronise, and the
+// uploads the inputs, poisons the outputs and temporaries (zeroes the zeroed
+// ones), launches in order (skipping launches without work-items), reads the
+// outputs back, binds device-resident inputs and wraps device-resident
+// outputs, and, for a streamed run, allocates and releases storage launch by
+// launch (StoragePlan::planResidency). A backend implements only the steps:
+// allocate a buffer, write it, fill it, launch, read, synchronise, and the
 // launches' times.
 //
 // The steps may be deferred (Vulkan records them into a command buffer):
@@ -20,7 +20,7 @@
 // training step, run thousands of times, so it asks for no more than it
 // needs: its launches are not timed (nobody reads their times), its
 // outputs reuse storage that no device tensor holds any longer, and only
-// storage that no complete run has written yet is poisoned.
+// storage that no complete run has written yet is filled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,8 +111,9 @@ protected:
   /// into its storage in `bound`.
   virtual Status write(const Storage &bound, unsigned part,
                        const uint8_t *data) = 0;
-  /// Fills the storage of bundle buffer `part` in `bound` with 0xFF bytes.
-  virtual Status poison(const Storage &bound, unsigned part) = 0;
+  /// Fills the storage of bundle buffer `part` in `bound` with bytes of
+  /// plan->fillByte(part): poison, or zeros for a zeroed temporary.
+  virtual Status fill(const Storage &bound, unsigned part) = 0;
   /// Launch `index` of the bundle, which has work-items, on `bound`.
   virtual Status launch(const Storage &bound, size_t index) = 0;
   /// Reads the bytes of `part` (an output or one of its pieces) from its
@@ -124,20 +125,20 @@ protected:
   virtual Expected<std::vector<uint64_t>> launchTimes() = 0;
 
   DeviceT &device;
-  /// Aliases, pieces, poisoning: decided as on every backend.
+  /// Aliases, pieces, filling: decided as on every backend.
   std::unique_ptr<StoragePlan> plan;
 
 private:
   using StoredTensorT = StoredTensor<kBackend, DeviceT, BufferT>;
 
   /// Runs the bundle on `bound`, which holds its storage: uploads the host
-  /// inputs (null for those on the device), poisons the storage that
-  /// `poisoned` marks, launches and, unless `deviceResident`, reads the
-  /// outputs back and times the launches.
+  /// inputs (null for those on the device), fills the storage that
+  /// `filled` marks (StoragePlan::fillByte), launches and, unless
+  /// `deviceResident`, reads the outputs back and times the launches.
   Expected<BundleRun>
   runWhole(const Storage &bound,
            const std::vector<const HostTensor *> &hostInputs,
-           const std::vector<bool> &poisoned, bool deviceResident);
+           const std::vector<bool> &filled, bool deviceResident);
   /// Storage for `part`, one of StoragePlan::freshParts, for a
   /// device-resident run: a buffer of the part's pool that no device tensor
   /// holds any longer, else a new one. Sets `written` to whether a complete
@@ -171,7 +172,7 @@ private:
   /// streams, allocating storage per run.
   Storage storage;
   /// Whether a complete run has written each part of `storage`: a
-  /// device-resident run poisons only storage that none has.
+  /// device-resident run fills only storage that none has.
   std::vector<bool> storageWritten;
   /// A buffer that device-resident runs of a bundle that fits whole give
   /// their outputs, and whether a complete run has written it.
@@ -269,7 +270,7 @@ Status RunSkeleton<kBackend, DeviceT, BufferT>::readBack(
 template <Backend kBackend, class DeviceT, class BufferT>
 Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runWhole(
     const Storage &bound, const std::vector<const HostTensor *> &hostInputs,
-    const std::vector<bool> &poisoned, bool deviceResident) {
+    const std::vector<bool> &filled, bool deviceResident) {
   const Bundle &bundle = preparedBundle;
   beginRun(/*timed=*/!deviceResident);
   std::vector<const HostTensor *> source = hostSources(hostInputs);
@@ -277,8 +278,8 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runWhole(
     if (Status status = upload(bound, i, source); !status)
       return status.error();
   for (unsigned i = 0; i < bundle.buffers.size(); ++i)
-    if (poisoned[i])
-      if (Status status = poison(bound, i); !status)
+    if (filled[i])
+      if (Status status = fill(bound, i); !status)
         return status.error();
   for (size_t l = 0; l < bundle.launches.size(); ++l)
     if (hasWorkItems(bundle.launches[l]))
@@ -328,8 +329,8 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::runStreamed(
       bound[part] = std::move(*allocated);
       if (Status status = upload(bound, part, source); !status)
         return status.error();
-      if (plan->isPoisoned(part))
-        if (Status status = poison(bound, part); !status)
+      if (plan->isFilled(part))
+        if (Status status = fill(bound, part); !status)
           return status.error();
     }
     if (step < end && hasWorkItems(bundle.launches[step]))
@@ -374,10 +375,10 @@ Expected<BundleRun> RunSkeleton<kBackend, DeviceT, BufferT>::run(
   for (const HostTensor &input : inputs)
     hostInputs.push_back(&input);
   if (!streamed) {
-    std::vector<bool> poisoned(preparedBundle.buffers.size());
-    for (unsigned i = 0; i < poisoned.size(); ++i)
-      poisoned[i] = plan->isPoisoned(i);
-    Expected<BundleRun> done = runWhole(storage, hostInputs, poisoned,
+    std::vector<bool> filled(preparedBundle.buffers.size());
+    for (unsigned i = 0; i < filled.size(); ++i)
+      filled[i] = plan->isFilled(i);
+    Expected<BundleRun> done = runWhole(storage, hostInputs, filled,
                                         /*deviceResident=*/false);
     if (done)
       storageWritten.assign(storageWritten.size(), true);
@@ -429,15 +430,15 @@ RunSkeleton<kBackend, DeviceT, BufferT>::runOnDevice(
   // the next run's upload would overwrite under the returned tensor: the
   // upload happens anyway, so this costs no device copy, and a loop that
   // drops its outputs allocates nothing after its second run. Storage that
-  // a complete run has written is not poisoned again: unwritten elements
+  // a complete run has written is not filled again: unwritten elements
   // show as poison in the first run that uses it.
   std::vector<bool> fromHost(inputs.size());
   for (unsigned i = 0; i < inputs.size(); ++i)
     fromHost[i] = hostInputs[i] != nullptr;
   std::vector<unsigned> fresh = plan->freshParts(fromHost);
-  std::vector<bool> poisoned(preparedBundle.buffers.size());
-  for (unsigned i = 0; i < poisoned.size(); ++i)
-    poisoned[i] = plan->isPoisoned(i) && !storageWritten[i];
+  std::vector<bool> filled(preparedBundle.buffers.size());
+  for (unsigned i = 0; i < filled.size(); ++i)
+    filled[i] = plan->isFilled(i) && !storageWritten[i];
   for (unsigned part : fresh) {
     bool written = false;
     Expected<std::shared_ptr<const BufferT>> buffer =
@@ -445,9 +446,9 @@ RunSkeleton<kBackend, DeviceT, BufferT>::runOnDevice(
     if (!buffer)
       return buffer.error();
     bound[part] = std::move(*buffer);
-    poisoned[part] = plan->isPoisoned(part) && !written;
+    filled[part] = plan->isFilled(part) && !written;
   }
-  if (Expected<BundleRun> done = runWhole(bound, hostInputs, poisoned,
+  if (Expected<BundleRun> done = runWhole(bound, hostInputs, filled,
                                           /*deviceResident=*/true);
       !done)
     return done.error();

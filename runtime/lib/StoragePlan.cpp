@@ -49,7 +49,11 @@ uint64_t StoragePlan::partOffset(unsigned index) const {
   return piece ? piece->byteOffset : 0;
 }
 
-bool StoragePlan::isPoisoned(unsigned index) const {
+uint8_t StoragePlan::fillByte(unsigned index) const {
+  return bundle.buffers[index].zeroed ? 0x00 : 0xFF;
+}
+
+bool StoragePlan::isFilled(unsigned index) const {
   const BundleBuffer &buffer = bundle.buffers[index];
   BundleBuffer::Kind kind =
       buffer.pieceOf ? bundle.buffers[buffer.pieceOf->whole].kind : buffer.kind;

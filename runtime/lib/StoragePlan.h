@@ -65,9 +65,13 @@ public:
   /// piece of; 0 for a whole tensor.
   uint64_t partOffset(unsigned index) const;
   /// Whether the storage of bundle buffer `index`, which owns storage, is
-  /// filled with 0xFF before each run: an output's or temporary's (or a
-  /// piece of one), unless empty.
-  bool isPoisoned(unsigned index) const;
+  /// filled before each run: an output's or temporary's (or a piece of
+  /// one), unless empty.
+  bool isFilled(unsigned index) const;
+  /// The byte it is filled with: 0 for a zeroed temporary, whose kernels
+  /// need it zeroed (BundleBuffer::zeroed); else 0xFF, a poison that shows
+  /// elements no kernel wrote.
+  uint8_t fillByte(unsigned index) const;
   /// The buffers that a device-resident run allocates afresh, so that
   /// earlier runs' outputs stay valid: the parts of every output's storage
   /// owner, unless that is an input given as a device tensor (whose

@@ -57,8 +57,9 @@ private:
   /// tile.* attributes `attrs`) holds.
   LogicalResult addBuffer(Value value, Operation *at, DictionaryAttr attrs,
                           BundleBuffer::Kind kind);
-  /// Adds a temporary, or a piece of a split tensor (`tile.piece_of` names
-  /// a buffer read before it, `tile.byte_offset` says where it starts).
+  /// Adds a temporary (zeroed before the first run with `tile.zeroed`), or a
+  /// piece of a split tensor (`tile.piece_of` names a buffer read before
+  /// it, `tile.byte_offset` says where it starts).
   LogicalResult readAllocation(memref::AllocOp alloc);
   LogicalResult readHostFunction(func::FuncOp host);
   LogicalResult readLaunch(gpu::LaunchFuncOp launch);
@@ -171,9 +172,13 @@ LogicalResult BundleExtractor::addBuffer(Value value, Operation *at,
 LogicalResult BundleExtractor::readAllocation(memref::AllocOp alloc) {
   auto wholeName = alloc->getAttrOfType<StringAttr>("tile.piece_of");
   auto byteOffset = alloc->getAttrOfType<IntegerAttr>("tile.byte_offset");
-  if (!wholeName && !byteOffset)
-    return addBuffer(alloc, alloc, alloc->getAttrDictionary(),
-                     BundleBuffer::Kind::Temporary);
+  if (!wholeName && !byteOffset) {
+    if (failed(addBuffer(alloc, alloc, alloc->getAttrDictionary(),
+                         BundleBuffer::Kind::Temporary)))
+      return failure();
+    bundle.buffers.back().zeroed = alloc->hasAttr("tile.zeroed");
+    return success();
+  }
   if (!wholeName || !byteOffset || byteOffset.getInt() < 0)
     return alloc.emitError() << "a piece needs 'tile.piece_of' (a buffer's "
                                 "name) and a non-negative 'tile.byte_offset'";

@@ -32,7 +32,7 @@ private:
   void beginRun(bool timed) override { timedRun = timed; }
   Status write(const Storage &bound, unsigned part,
                const uint8_t *data) override;
-  Status poison(const Storage &bound, unsigned part) override;
+  Status fill(const Storage &bound, unsigned part) override;
   Status launch(const Storage &bound, size_t index) override;
   Status read(const Storage &bound, unsigned part, uint8_t *data) override;
   Status synchronise(const Storage &bound) override;
@@ -208,14 +208,14 @@ Status OpenCLExecutor::Runner::write(const Storage &bound, unsigned part,
   return Status::success();
 }
 
-Status OpenCLExecutor::Runner::poison(const Storage &bound, unsigned part) {
-  const cl_uchar pattern = 0xFF;
+Status OpenCLExecutor::Runner::fill(const Storage &bound, unsigned part) {
+  const cl_uchar pattern = plan->fillByte(part);
   cl_int status = clEnqueueFillBuffer(device.queue(), bound[part]->handle(),
                                       &pattern, sizeof(pattern), 0,
                                       bound[part]->size(), 0, nullptr, nullptr);
   if (status == CL_SUCCESS)
     return Status::success();
-  return fail(driverFailure(status, "poisoning buffer " +
+  return fail(driverFailure(status, "filling buffer " +
                                         quoted(bundle().buffers[part].name))
                   .message(),
               status);

@@ -67,6 +67,8 @@ Device::open(const DeviceDescriptor &descriptor, bool optimizeCode) {
   vulkan12.shaderFloat16 = has.shaderFloat16;
   vulkan12.storageBuffer8BitAccess = has.storageBuffer8BitAccess;
   vulkan12.vulkanMemoryModel = has.vulkanMemoryModel;
+  vulkan12.vulkanMemoryModelDeviceScope =
+      has.vulkanMemoryModel && has.vulkanMemoryModelDeviceScope;
   VkPhysicalDeviceProperties properties;
   vkGetPhysicalDeviceProperties(descriptor.physicalDevice, &properties);
   if (properties.apiVersion >= VK_API_VERSION_1_1)

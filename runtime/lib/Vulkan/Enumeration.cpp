@@ -116,6 +116,7 @@ static Features queryFeatures(VkPhysicalDevice device, uint32_t apiVersion) {
   result.shaderFloat16 = vulkan12.shaderFloat16;
   result.storageBuffer8BitAccess = vulkan12.storageBuffer8BitAccess;
   result.vulkanMemoryModel = vulkan12.vulkanMemoryModel;
+  result.vulkanMemoryModelDeviceScope = vulkan12.vulkanMemoryModelDeviceScope;
   result.pipelineExecutableInfo =
       hasExecutableProperties && executableInfo.pipelineExecutableInfo;
   result.signedZeroInfNanPreserve = {

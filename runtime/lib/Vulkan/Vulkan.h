@@ -103,6 +103,10 @@ struct Features {
   bool storageBuffer16BitAccess = false;
   bool storageBuffer8BitAccess = false;
   bool vulkanMemoryModel = false;
+  /// Enabled with vulkanMemoryModel: a device that enables that feature
+  /// without this one may not run the Device-scope atomics and fences of
+  /// a reduction whose last work-group combines (VUID 06265).
+  bool vulkanMemoryModelDeviceScope = false;
   /// VK_KHR_pipeline_executable_properties with its pipelineExecutableInfo:
   /// the driver can report statistics of the code it built (registers).
   bool pipelineExecutableInfo = false;

@@ -36,12 +36,12 @@ private:
     const Buffer *staging;
     unsigned part;
   };
-  /// What one submission does, in order: `uploads`, the poisoning of
-  /// `poisoned` (bundle buffers), active launches `launches` (indexes of
+  /// What one submission does, in order: `uploads`, the filling of
+  /// `filled` (bundle buffers), active launches `launches` (indexes of
   /// `activeLaunches`), then `readbacks`.
   struct Submission {
     std::vector<Copy> uploads;
-    std::vector<unsigned> poisoned;
+    std::vector<unsigned> filled;
     std::vector<size_t> launches;
     std::vector<Copy> readbacks;
   };
@@ -50,7 +50,7 @@ private:
   void beginRun(bool timed) override;
   Status write(const Storage &bound, unsigned part,
                const uint8_t *data) override;
-  Status poison(const Storage &bound, unsigned part) override;
+  Status fill(const Storage &bound, unsigned part) override;
   Status launch(const Storage &bound, size_t index) override;
   Status read(const Storage &bound, unsigned part, uint8_t *data) override;
   Status synchronise(const Storage &bound) override;
@@ -259,8 +259,8 @@ Status VulkanExecutor::Runner::write(const Storage &, unsigned part,
   return Status::success();
 }
 
-Status VulkanExecutor::Runner::poison(const Storage &, unsigned part) {
-  pending.poisoned.push_back(part);
+Status VulkanExecutor::Runner::fill(const Storage &, unsigned part) {
+  pending.filled.push_back(part);
   return Status::success();
 }
 
@@ -315,9 +315,9 @@ Status VulkanExecutor::Runner::submit(const Storage &bound,
         vkCmdCopyBuffer(commands, copy.staging->handle(),
                         storageOf(copy.part).handle(), 1, &region);
       }
-    for (unsigned i : work.poisoned)
+    for (unsigned i : work.filled)
       vkCmdFillBuffer(commands, bound[i]->handle(), 0, VK_WHOLE_SIZE,
-                      0xFFFFFFFFu);
+                      plan->fillByte(i) * 0x01010101u);
     recordMemoryBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT,
                         VK_ACCESS_TRANSFER_WRITE_BIT,
                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,

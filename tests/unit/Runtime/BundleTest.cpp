@@ -317,21 +317,21 @@ TEST(BundleTest, OtherFormatsAndVersionsAreRefused) {
             "b.json: not a tilec bundle (no \"format\": \"tilec-bundle\")");
   EXPECT_EQ(
       errorAfter([](json &b) { b["version"] = kBundleFormatVersion + 1; }),
-      "b.json: bundle format version 5 is not supported: this runtime "
-      "reads version 4 (recompile the program with this tilec)");
+      "b.json: bundle format version 6 is not supported: this runtime "
+      "reads version 5 (recompile the program with this tilec)");
   EXPECT_EQ(errorAfter([](json &b) { b.erase("version"); }),
             "b.json: bundle format version null is not supported: this "
-            "runtime reads version 4 (recompile the program with this tilec)");
+            "runtime reads version 5 (recompile the program with this tilec)");
   EXPECT_EQ(errorAfter([](json &b) { b["version"] = "3"; }),
             "b.json: bundle format version \"3\" is not supported: this "
-            "runtime reads version 4 (recompile the program with this tilec)");
-  // Version 1 had no pieces, version 2 one SPIR-V module for all kernels
-  // and version 3 no kernel signatures; their files are refused, not
-  // misread.
-  for (int old : {1, 2, 3})
+            "runtime reads version 5 (recompile the program with this tilec)");
+  // Version 1 had no pieces, version 2 one SPIR-V module for all kernels,
+  // version 3 no kernel signatures and version 4 no zeroed temporaries;
+  // their files are refused, not misread.
+  for (int old : {1, 2, 3, 4})
     EXPECT_EQ(errorAfter([&](json &b) { b["version"] = old; }),
               "b.json: bundle format version " + std::to_string(old) +
-                  " is not supported: this runtime reads version 4 "
+                  " is not supported: this runtime reads version 5 "
                   "(recompile the program with this tilec)");
 }
 
@@ -427,6 +427,12 @@ TEST(BundleTest, InconsistentBundlesAreRefused) {
             prefix + "inputs: buffer 1 ('W') is an input but is not listed");
   EXPECT_EQ(errorAfter([](json &b) { b["outputs"] = json::array({2}); }),
             prefix + "outputs[0]: buffer 2 ('XW') is not an output");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][0]["zeroed"] = true; }),
+            prefix + "buffers[0]: 'X' is zeroed, which only a temporary with "
+                     "storage of its own can be");
+  EXPECT_EQ(errorAfter([](json &b) { b["buffers"][3]["zeroed"] = true; }),
+            prefix + "buffers[3]: 'Y' is zeroed, which only a temporary with "
+                     "storage of its own can be");
   EXPECT_EQ(errorAfter([](json &b) { b["buffers"][3]["alias_of"] = 7; }),
             prefix + "buffers[3].alias_of: 7 is out of range (the bundle has "
                      "4 buffers)");

@@ -77,9 +77,10 @@ private:
     std::memcpy(bound[part]->bytes.data(), data, bound[part]->size());
     return Status::success();
   }
-  Status poison(const Storage &bound, unsigned part) override {
-    device.log.push_back("poison " + bound[part]->name);
-    std::fill(bound[part]->bytes.begin(), bound[part]->bytes.end(), 0xFF);
+  Status fill(const Storage &bound, unsigned part) override {
+    uint8_t byte = plan->fillByte(part);
+    device.log.push_back((byte ? "poison " : "zero ") + bound[part]->name);
+    std::fill(bound[part]->bytes.begin(), bound[part]->bytes.end(), byte);
     return Status::success();
   }
   Status launch(const Storage &bound, size_t index) override {
@@ -156,6 +157,24 @@ Bundle reshapeBundle() {
   return bundle;
 }
 
+/// C = A over 8 i32 through a temporary T that the kernels need zeroed (as
+/// a reduction's partials and counters where its last work-group combines
+/// them). 96 bytes of storage.
+Bundle zeroedBundle() {
+  Bundle bundle;
+  bundle.function = "zeroed";
+  bundle.kernels = {{"copy", "zeroed.tile:2:3", 8, 64}};
+  bundle.buffers = {{"A", Kind::Input, DType::I32, {8}, std::nullopt},
+                    {"C", Kind::Output, DType::I32, {8}, std::nullopt},
+                    {"T", Kind::Temporary, DType::I32, {8}, std::nullopt}};
+  bundle.buffers[2].zeroed = true;
+  bundle.inputs = {0};
+  bundle.outputs = {1};
+  bundle.launches = {launch1D(0, 8, 1, {0, 2}), launch1D(0, 8, 1, {2, 1})};
+  signKernels(bundle);
+  return bundle;
+}
+
 class RunSkeletonTest : public ::testing::Test {
 protected:
   /// A runner of `bundle` on a device of `globalMemBytes`.
@@ -188,6 +207,16 @@ TEST_F(RunSkeletonTest, AWholeRunUploadsPoisonsLaunchesReadsThenWaits) {
   EXPECT_EQ(run->launchNs, (std::vector<uint64_t>{1, 1, 1, 1}));
   for (int64_t i = 0; i < 8; ++i)
     EXPECT_EQ(run->outputs[0].getDouble(i), i) << i;
+}
+
+TEST_F(RunSkeletonTest, AZeroedTemporaryIsFilledWithZerosNotPoison) {
+  std::unique_ptr<FakeRunner> runner = prepare(96, zeroedBundle());
+  HostTensor a = iota(DType::I32, {8}, 1);
+  Expected<BundleRun> run = runner->run({a});
+  ASSERT_TRUE(run) << run.error().message();
+  EXPECT_EQ(device.log, (std::vector<std::string>{
+                            "write A", "poison C", "zero T", "launch 0",
+                            "launch 1", "read C", "synchronise"}));
 }
 
 TEST_F(RunSkeletonTest, AStreamedRunReleasesStorageOnlyAfterWaiting) {

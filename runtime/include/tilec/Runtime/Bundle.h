@@ -29,7 +29,7 @@
 namespace tilec {
 
 /// The version of the bundle format this runtime reads and writes.
-inline constexpr int kBundleFormatVersion = 4;
+inline constexpr int kBundleFormatVersion = 5;
 
 /// Where a piece lies in the tensor it is part of.
 struct BufferPiece {
@@ -54,6 +54,11 @@ struct BundleBuffer {
   std::optional<unsigned> aliasOf;
   /// Set exactly on pieces.
   std::optional<BufferPiece> pieceOf;
+  /// A temporary that its kernels need zeroed before they run, and leave
+  /// zeroed (the partials and counters of a reduction whose last work-group
+  /// combines them): the runtime fills it with 0 bytes where it fills other
+  /// temporaries with poison.
+  bool zeroed = false;
 };
 
 /// "input", "output", "temporary" or "piece": the spelling in the file form.
