@@ -21,6 +21,8 @@
 #define TILEC_LIB_TARGET_OPENCL_OPENCLEMITTER_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -102,6 +104,11 @@ private:
   mlir::LogicalResult printLocalArray(mlir::Operation *alloc);
   mlir::LogicalResult printLoad(mlir::Operation *load);
   mlir::LogicalResult printStore(mlir::Operation *store);
+  /// An atomic on a 32-bit word of a global buffer: OpenCL C 1.2's
+  /// atomic_add, atomic_or or atomic_and.
+  mlir::LogicalResult printAtomic(mlir::memref::AtomicRMWOp atomic);
+  /// A fence of global memory (spirv.MemoryBarrier at Device scope).
+  mlir::LogicalResult printFence(mlir::spirv::MemoryBarrierOp fence);
   mlir::LogicalResult printVectorLoad(mlir::Operation *load);
   mlir::LogicalResult printVectorStore(mlir::Operation *store);
   /// `*(__global const float4 *)(argN + i)`: the lvalue of the vector of

@@ -228,6 +228,8 @@ LogicalResult KernelPrinter::printOperation(Operation *op) {
       .Case([&](scf::IfOp branch) { return printIf(branch); })
       .Case([&](memref::LoadOp) { return printLoad(op); })
       .Case([&](memref::StoreOp) { return printStore(op); })
+      .Case([&](memref::AtomicRMWOp atomic) { return printAtomic(atomic); })
+      .Case([&](spirv::MemoryBarrierOp fence) { return printFence(fence); })
       .Case([&](memref::AllocOp) { return printLocalArray(op); })
       .Case([&](vector::LoadOp) { return printVectorLoad(op); })
       .Case([&](vector::StoreOp) { return printVectorStore(op); })
@@ -409,12 +411,55 @@ LogicalResult KernelPrinter::printStore(Operation *op) {
   return success();
 }
 
+LogicalResult KernelPrinter::printAtomic(memref::AtomicRMWOp atomic) {
+  const char *function = nullptr;
+  switch (atomic.getKind()) {
+  case arith::AtomicRMWKind::addi:
+    function = "atomic_add";
+    break;
+  case arith::AtomicRMWKind::ori:
+    function = "atomic_or";
+    break;
+  case arith::AtomicRMWKind::andi:
+    function = "atomic_and";
+    break;
+  default:
+    break;
+  }
+  auto type = cast<MemRefType>(atomic.getMemref().getType());
+  if (!function || !atomic.getType().isInteger(32) ||
+      isWorkgroupSpace(type.getMemorySpace()) ||
+      atomic.getIndices().size() != 1)
+    return atomic.emitError()
+           << "the kernel IR's atomics are addi, ori and andi on 32-bit words "
+              "of a global buffer";
+  std::string call = std::string(function) + "(&" +
+                     operand(atomic.getMemref()) + "[" +
+                     operand(atomic.getIndices().front()) + "], " +
+                     operand(atomic.getValue()) + ")";
+  if (atomic.getResult().use_empty()) {
+    indent() << call << ";\n";
+    return success();
+  }
+  return declare(atomic.getResult(), call);
+}
+
+LogicalResult KernelPrinter::printFence(spirv::MemoryBarrierOp fence) {
+  if (fence.getMemoryScope() != spirv::Scope::Device)
+    return fence.emitError() << "the kernel IR fences global memory at Device "
+                                "scope only";
+  indent() << "mem_fence(CLK_GLOBAL_MEM_FENCE);\n";
+  return success();
+}
+
 } // namespace opencl_c
 
 bool isStoredTo(BlockArgument buffer) {
   return llvm::any_of(buffer.getUsers(), [&](Operation *user) {
     if (auto store = dyn_cast<memref::StoreOp>(user))
       return store.getMemRef() == buffer;
+    if (auto atomic = dyn_cast<memref::AtomicRMWOp>(user))
+      return atomic.getMemref() == buffer;
     if (auto store = dyn_cast<vector::StoreOp>(user))
       return store.getBase() == buffer;
     return false;
