@@ -25,10 +25,10 @@ func.func @matmul(%A: tensor<128x256xf32>, %B: tensor<256x128xf32>) -> tensor<12
 // -----
 
 // CHECK-LABEL: func.func @sum
-// CHECK: tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [128, 1, 1], active_items = 32768, merged_levels = 1, partial_groups = 128, compensated = true, loop_passes = 3.300000e+01 : f64, local_mem_bytes = 2048, registers = 24,
+// CHECK: tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [128, 1, 1], active_items = 32768, merged_levels = 1, partial_groups = 128, last_group_combines = true, compensated = true, loop_passes = 3.500000e+01 : f64, local_mem_bytes = 2052, registers = 24,
 // A CPU's work-items take contiguous chunks of the reduction.
 // CPU-LABEL: func.func @sum
-// CPU: schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [2, 1, 1], active_items = 512, merged_levels = 1, contiguous = true, partial_groups = 2, compensated = true, loop_passes = 2.049000e+03 : f64,
+// CPU: schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [2, 1, 1], active_items = 512, merged_levels = 1, contiguous = true, partial_groups = 2, last_group_combines = true, compensated = true, loop_passes = 2.051000e+03 : f64,
 func.func @sum(%X: tensor<1048576xf32>) -> tensor<f32> {
   %0 = tile.kernel contraction "k0_S" -> tensor<f32> {
     %1 = tile.contract add (i) [] = %X[i] : tensor<1048576xf32> -> tensor<f32>

@@ -122,5 +122,35 @@ TEST_F(DeviceTensorTest, AsynchronousDeviceRunsChain) {
       *y, makeTensor({32}, [](int64_t i) { return 9.0 * (double(i) - 16); }));
 }
 
+TEST_F(DeviceTensorTest, RepeatedRunsOfALastGroupReduction) {
+  // Under a GPU's profile the sum is shared by many work-groups, the last
+  // of which combines their partials from zeroed temporaries and leaves
+  // them zeroed: device-resident runs fill those only before the first run,
+  // so each later run relies on the last.
+  ContextOptions contextOptions = options();
+  contextOptions.profileOverrides =
+      R"({"type": "gpu", "compute_units": 132, "max_work_group_size": 256,
+          "max_work_item_sizes": [256, 256, 256], "local_mem_bytes": 49152})";
+  std::optional<Context> context;
+  ASSERT_TRUE(open(contextOptions, context));
+  const char *sum = "function sum(X[N]) -> (S) { S[] = +(X[i]); }";
+  Expected<CompiledProgram> program =
+      context->compile(sum, {"", {{"X", DType::F32, {300007}}}});
+  ASSERT_TRUE(program) << program.error().describe();
+  ASSERT_EQ(program->kernels().size(), 1u) << program->schedule();
+  for (int64_t seed = 1; seed <= 3; ++seed) {
+    HostTensor x =
+        makeTensor({300007}, [&](int64_t i) { return patternValue(i, seed); });
+    double expected = 0;
+    for (int64_t i = 0; i < x.numElements(); ++i)
+      expected += x.getDouble(i);
+    auto outputs = program->runOnDevice({&x});
+    ASSERT_TRUE(outputs) << outputs.error().describe();
+    tilec::Expected<HostTensor> s = (*outputs)[0]->read();
+    ASSERT_TRUE(s) << s.error().message();
+    EXPECT_EQ(s->getDouble(0), expected) << "run " << seed;
+  }
+}
+
 } // namespace
 } // namespace tilec::jit::testing

@@ -15,7 +15,9 @@
 #include "tilec/Analysis/IndexSpace.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Runtime/DeviceProfile.h"
+#include "llvm/ADT/bit.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -140,8 +142,13 @@ struct Schedule {
   /// schedules: the parts the reduction (K) splits into ("split-K"), one
   /// work-group per tile and part. Above 1, each group writes its partial
   /// aggregates to a temporary and a second kernel (scheduleCombination)
-  /// combines them.
+  /// combines them, or the last group to finish does (lastGroupCombines).
   int64_t partialGroups = 1;
+  /// Reduction schedules with several work-groups per element: the last of
+  /// an element's work-groups to finish combines their partials in the same
+  /// kernel, found by an atomic counter per element, rather than a second
+  /// kernel (docs/scheduler.md, "Reduction").
+  bool lastGroupCombines = false;
   /// Partial combination: one work-group per element whose work-items share
   /// its partials and combine them by a tree in local memory (many
   /// partials), rather than one work-item per element combining them in
@@ -166,6 +173,15 @@ struct Schedule {
   /// Why this schedule, for --explain.
   std::string reason;
 };
+
+/// A reduction whose last work-group combines the partials
+/// (lastGroupCombines): the work-items of that group that share them, each
+/// taking every so many in order; the others keep the identity for its
+/// tree.
+inline int64_t getCombiningSharers(const Schedule &s) {
+  return std::min<int64_t>(s.localSize[0],
+                           llvm::bit_floor(uint64_t(s.partialGroups)));
+}
 
 /// The register budget per work-item the schedules are held to.
 constexpr int64_t kRegisterBudget = 128;

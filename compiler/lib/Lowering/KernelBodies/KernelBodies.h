@@ -37,6 +37,9 @@ struct KernelContext {
   /// Reductions with several work-groups per element: the temporary holding
   /// their partial aggregates.
   mlir::Value partials;
+  /// Reductions whose last work-group of an element combines the partials:
+  /// the temporary of one counter per element (zeroed before the first run).
+  mlir::Value counters;
 };
 
 /// The linear position in the group's shape of the work-item's first

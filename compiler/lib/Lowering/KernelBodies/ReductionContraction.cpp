@@ -17,7 +17,16 @@
 // work-groups share one element: each stores its partial aggregate in a
 // temporary, and a second kernel combines them and finishes as work-item 0
 // does above: one work-item per element for a few partials, a work-group
-// per element sharing them and combining by a tree for many.
+// per element sharing them and combining by a tree for many. Or, without a
+// second kernel, the last of an element's work-groups to finish does: each
+// group's work-item 0 adds its partial to the temporary, the group fences
+// global memory, and work-item 0 counts the group in the element's counter
+// with an atomic increment; the group that counts last fences again and
+// combines every group's partial as that second kernel's work-group would. The
+// partials and counters are 32-bit words accessed only by atomics (so that
+// Oclgrind sees no data race): a partial goes in by `or` onto a zeroed word and
+// comes out by `and` with 0, which leaves the word zeroed again, as that
+// group leaves the counter, for the next run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +36,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 
 #include <optional>
 
@@ -52,6 +62,86 @@ static void emitElementTail(KernelContext &context, Aggregator &aggregator,
   emitGroupTail(context, evaluator, 1, element);
 }
 
+/// Orders the work-item's global memory accesses before the fence against
+/// those after it, for every work-item of the device (docs/kernel-ir.md).
+static void emitGlobalFence(OpBuilder &b, Location loc) {
+  b.create<spirv::MemoryBarrierOp>(loc, spirv::Scope::Device,
+                                   spirv::MemorySemantics::AcquireRelease |
+                                       spirv::MemorySemantics::UniformMemory);
+}
+
+/// An atomic `kind` of `value` on the 32-bit word at `position` of
+/// `buffer`; returns the word before.
+static Value emitAtomic(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
+                        Value value, Value buffer, Value position) {
+  return b.create<memref::AtomicRMWOp>(loc, kind, value, buffer,
+                                       ValueRange{position});
+}
+
+/// The last work-group of `element` to finish: work-item `item` takes its
+/// share of the element's partials in `context.partials` (their words
+/// zeroed as read), a tree combines the work-items' aggregates in `arrays`,
+/// and work-item 0 finishes the element and zeroes its counter.
+static void emitLastGroupCombination(KernelContext &context,
+                                     Aggregator &aggregator,
+                                     IndexBuilder &index, PartialArrays &arrays,
+                                     ArrayRef<Value> coords, Value element,
+                                     Value item) {
+  auto op = cast<tile::ContractOp>(context.group.ops[0]);
+  OpBuilder &b = context.builder;
+  Location loc = context.loc;
+  const Schedule &schedule = context.schedule;
+  int64_t parts = schedule.partialGroups;
+  int64_t elements = op.getType().getNumElements();
+  Type type = aggregator.getType();
+  Type word = b.getI32Type();
+  Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
+  emitGlobalFence(b, loc);
+  // Work-item t < `sharers` takes parts t, t + sharers, ... in order. The
+  // loop runs as many passes in every work-item, each guarded: lavapipe
+  // (Mesa 22.3) loses the atomics of a loop whose work-items leave it at
+  // different passes, and every store after them.
+  int64_t sharers = getCombiningSharers(schedule);
+  Value sharing = index.lessThan(item, sharers);
+  Value identity =
+      emitIdentity(b, loc, op.getAggregation(), op.getType().getElementType());
+  auto loop = b.create<scf::ForOp>(
+      loc, index.constant(0), index.constant(llvm::divideCeil(parts, sharers)),
+      index.constant(1), aggregator.start(identity));
+  SmallVector<Value> total(loop.getResults());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value part = index.add(item, index.mul(loop.getInductionVar(), sharers));
+    ValueRange carried = loop.getRegionIterArgs();
+    auto ifOp =
+        b.create<scf::IfOp>(loc, carried.getTypes(),
+                            index.land(sharing, index.lessThan(part, parts)),
+                            /*withElseRegion=*/true);
+    b.create<scf::YieldOp>(loc, ifOp.getResults());
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    SmallVector<Value> values;
+    for (unsigned value = 0; value < aggregator.size(); ++value) {
+      Value bits = emitAtomic(
+          b, loc, arith::AtomicRMWKind::andi, zero, context.partials,
+          emitPartialPosition(index, value, element, elements, part, parts));
+      values.push_back(
+          type == word ? bits : b.create<arith::BitcastOp>(loc, type, bits));
+    }
+    b.create<scf::YieldOp>(loc, aggregator.combine(carried, values));
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    b.create<scf::YieldOp>(loc, carried);
+  }
+  arrays.store(total, item);
+  emitTree(b, loc, index, aggregator, arrays, item, sharers);
+  auto firstOnly = enterIf(
+      b, loc, index.cmp(arith::CmpIPredicate::eq, item, index.constant(0)));
+  emitAtomic(b, loc, arith::AtomicRMWKind::andi, zero, context.counters,
+             element);
+  emitElementTail(context, aggregator, index, coords,
+                  arrays.load(index.constant(0)), element);
+}
+
 Value lowering::emitPartialPosition(IndexBuilder &index, unsigned value,
                                     Value element, int64_t elements, Value part,
                                     int64_t parts) {
@@ -71,8 +161,14 @@ void lowering::emitReductionContraction(KernelContext &context) {
   Aggregator aggregator(b, loc, op.getAggregation(), resultType,
                         schedule.compensated);
   int64_t items = schedule.localSize[0];
-  // Workgroup memory comes first in the kernel (docs/kernel-ir.md).
+  // Workgroup memory comes first in the kernel (docs/kernel-ir.md): the
+  // tree's arrays, and where the last group combines, whether this is it.
   PartialArrays partials(b, loc, aggregator, items);
+  Value lastFlag;
+  if (schedule.lastGroupCombines)
+    lastFlag = b.create<memref::AllocOp>(
+        loc, MemRefType::get({1}, b.getI32Type(), MemRefLayoutAttrInterface(),
+                             b.getI64IntegerAttr(3)));
 
   // `parts` work-groups per block of `width` neighbouring elements
   // (usually 1), exactly: no work-item is guarded off, so every one reaches
@@ -134,6 +230,43 @@ void lowering::emitReductionContraction(KernelContext &context) {
   Value first =
       width == 1 ? index.cmp(arith::CmpIPredicate::eq, item, index.constant(0))
                  : index.lessThan(item, width);
+  if (schedule.lastGroupCombines) {
+    // One element per group, so every work-item is valid.
+    Type word = b.getI32Type();
+    {
+      auto firstOnly = enterIf(b, loc, first);
+      for (auto [value, stored] :
+           llvm::enumerate(partials.load(index.constant(0)))) {
+        Value bits = stored.getType() == word
+                         ? stored
+                         : b.create<arith::BitcastOp>(loc, word, stored);
+        emitAtomic(
+            b, loc, arith::AtomicRMWKind::ori, bits, context.partials,
+            emitPartialPosition(index, value, element, elements, part, parts));
+      }
+    }
+    emitGlobalFence(b, loc);
+    {
+      auto firstOnly = enterIf(b, loc, first);
+      Value counted = emitAtomic(b, loc, arith::AtomicRMWKind::addi,
+                                 b.create<arith::ConstantIntOp>(loc, 1, 32),
+                                 context.counters, element);
+      Value last = b.create<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::eq, counted,
+          b.create<arith::ConstantIntOp>(loc, parts - 1, 32));
+      b.create<memref::StoreOp>(loc, b.create<arith::ExtUIOp>(loc, word, last),
+                                lastFlag, index.constant(0));
+    }
+    b.create<gpu::BarrierOp>(loc);
+    Value isLast = b.create<arith::CmpIOp>(
+        loc, arith::CmpIPredicate::ne,
+        b.create<memref::LoadOp>(loc, lastFlag, index.constant(0)),
+        b.create<arith::ConstantIntOp>(loc, 0, 32));
+    auto lastOnly = enterIf(b, loc, isLast);
+    emitLastGroupCombination(context, aggregator, index, partials, coords,
+                             element, item);
+    return;
+  }
   auto firstOnly = enterIf(b, loc, valid ? index.land(first, valid) : first);
   SmallVector<Value> total =
       partials.load(width == 1 ? index.constant(0) : item);

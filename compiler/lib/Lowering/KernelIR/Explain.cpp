@@ -73,6 +73,11 @@ void HostLowering::printSharing(const KernelInfo &info) {
                                   : "; work-item 0")
        << " stores the group's partial in temporary '" << info.name
        << "_partials'";
+  if (s.lastGroupCombines)
+    os << " and counts the group in temporary '" << info.name
+       << "_counters'; the last work-group of the element to count combines "
+          "the partials, shared by its first "
+       << getCombiningSharers(s) << " work-items, then a tree in local memory";
   os << "\n";
 }
 
@@ -116,7 +121,8 @@ void HostLowering::printExplanation(const KernelInfo &info,
   switch (group.kind) {
   case KernelKind::Contraction:
     // The first of two passes stores partials; the second finishes.
-    if (s.kind != ScheduleKind::PartialCombination && s.partialGroups > 1) {
+    if (s.kind != ScheduleKind::PartialCombination && s.partialGroups > 1 &&
+        !s.lastGroupCombines) {
       os << "  computes: the partial aggregates of a contraction";
       break;
     }

@@ -32,14 +32,18 @@ using namespace tilec::lowering;
 
 /// The type of the temporary that holds the partial aggregates of a
 /// two-pass schedule: its values (2 when compensated) for each element and
-/// work-group (of a reduction) or part (of a split tiled schedule).
+/// work-group (of a reduction) or part (of a split tiled schedule). Where
+/// the last work-group combines them, they are the 32-bit words that its
+/// atomics take.
 static MemRefType getPartialsType(const KernelInfo &info,
                                   const KernelGroup &group) {
   const Schedule &s = info.schedule;
   int64_t values = s.compensated ? 2 : 1;
+  Type computeType = getComputeType(group.type.getElementType());
   return MemRefType::get(
       {values * group.type.getNumElements() * s.partialGroups},
-      getComputeType(group.type.getElementType()));
+      s.lastGroupCombines ? IntegerType::get(computeType.getContext(), 32)
+                          : computeType);
 }
 
 unsigned HostLowering::getIndexBits() {
@@ -202,13 +206,20 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   if (schedule.partialGroups == 1)
     return emitKernel(kernels, info, group, arguments,
                       {name, schedule, flops, bytes}, copyTarget, Value(),
-                      firstRow, chunkNote);
+                      Value(), firstRow, chunkNote);
+  Value partials = partialBuffers.lookup(groupIndex);
+  arguments.add(partials);
+  if (schedule.lastGroupCombines) {
+    Value counters = counterBuffers.lookup(groupIndex);
+    arguments.add(counters);
+    return emitKernel(kernels, info, group, arguments,
+                      {name, schedule, flops, bytes}, copyTarget, partials,
+                      counters, firstRow, chunkNote);
+  }
   // Two passes: the work-groups of each element store their partials, then
   // one work-item per element combines them (both take the same buffers).
   // The first reads the inputs and writes the partials, the second reads
   // those, runs the epilogue and writes the outputs.
-  Value partials = partialBuffers.lookup(groupIndex);
-  arguments.add(partials);
   int64_t elements = group.type.getNumElements();
   Schedule combination = scheduleCombination(
       schedule, elements, getComputeType(group.type.getElementType()), profile);
@@ -225,14 +236,14 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
   if (failed(emitKernel(kernels, info, group, arguments,
                         {name + "_partials", schedule, flops - epilogueFlops,
                          bytes - writtenBytes + partialBytes},
-                        copyTarget, partials, firstRow, chunkNote)))
+                        copyTarget, partials, Value(), firstRow, chunkNote)))
     return failure();
   double combinationFlops =
       double(elements) * double(schedule.partialGroups) + epilogueFlops;
   return emitKernel(
       kernels, info, group, arguments,
       {name, combination, combinationFlops, partialBytes + writtenBytes},
-      copyTarget, partials, firstRow, chunkNote);
+      copyTarget, partials, Value(), firstRow, chunkNote);
 }
 
 /// The name of the tensor that `hostBuffer` holds, for the kernel
@@ -257,7 +268,8 @@ static std::string getHeldTensorName(Value hostBuffer) {
 LogicalResult HostLowering::emitKernel(
     gpu::GPUModuleOp kernels, const KernelInfo &info, const KernelGroup &group,
     const KernelArguments &arguments, const KernelLaunch &launch,
-    Value copyTarget, Value partials, int64_t firstRow, StringRef chunkNote) {
+    Value copyTarget, Value partials, Value counters, int64_t firstRow,
+    StringRef chunkNote) {
   MLIRContext *context = module.getContext();
   const Schedule &schedule = launch.schedule;
   StringRef name = launch.name;
@@ -283,13 +295,13 @@ LogicalResult HostLowering::emitKernel(
   kernel->setAttr("tile.flops", builder.getF64FloatAttr(launch.flops));
   kernel->setAttr("tile.bytes", builder.getF64FloatAttr(launch.bytes));
   // Each argument's tensor, which the targets name the parameter after;
-  // a reduction's partials after the tensor it reduces into.
+  // a reduction's partials and counters after the tensor it reduces into.
   for (auto [position, hostBuffer] : llvm::enumerate(arguments.values)) {
-    std::string held =
-        hostBuffer != partials || info.writes.empty()
-            ? getHeldTensorName(hostBuffer)
-            : getHeldTensorName(hostBuffers.lookup(info.writes.front())) +
-                  "_partials";
+    std::string held = getHeldTensorName(hostBuffer);
+    if (!info.writes.empty() &&
+        (hostBuffer == partials || hostBuffer == counters))
+      held = getHeldTensorName(hostBuffers.lookup(info.writes.front())) +
+             (hostBuffer == partials ? "_partials" : "_counters");
     kernel.setArgAttr(position, "tile.name", builder.getStringAttr(held));
   }
 
@@ -317,7 +329,8 @@ LogicalResult HostLowering::emitKernel(
                               info.system ? &*info.system : nullptr,
                               argumentFor(copyTarget),
                               firstRow,
-                              argumentFor(partials)};
+                              argumentFor(partials),
+                              argumentFor(counters)};
   switch (schedule.kind) {
   case ScheduleKind::PerElement:
     emitPerElementKernel(kernelContext);
@@ -475,17 +488,32 @@ void HostLowering::buildHost(func::FuncOp host) {
       addPieces(alloc, type, value, name, loc);
     }
   }
-  // The partial aggregates of two-pass reductions.
-  for (auto [index, info] : llvm::enumerate(infos)) {
-    if (info.schedule.partialGroups == 1)
-      continue;
-    MemRefType type = getPartialsType(info, plan.groups[index]);
+  // The partial aggregates of reductions over several work-groups per
+  // element, and the counters of those whose last group combines them:
+  // both start zeroed (tile.zeroed), and that group leaves them so.
+  auto allocate = [&](const KernelInfo &info, MemRefType type, StringRef suffix,
+                      bool zeroed) {
     auto alloc = builder.create<memref::AllocOp>(info.loc, type);
-    alloc->setAttr("tile.name", builder.getStringAttr(info.name + "_partials"));
+    alloc->setAttr("tile.name", builder.getStringAttr(info.name + suffix));
     alloc->setAttr("tile.dtype", builder.getStringAttr(dtypeName(
                                      getDType(type.getElementType()))));
     alloc->setAttr("tile.shape", builder.getI64ArrayAttr(type.getShape()));
-    partialBuffers[index] = alloc;
+    if (zeroed)
+      alloc->setAttr("tile.zeroed", builder.getUnitAttr());
+    return alloc;
+  };
+  for (auto [index, info] : llvm::enumerate(infos)) {
+    const Schedule &s = info.schedule;
+    if (s.partialGroups == 1)
+      continue;
+    const KernelGroup &group = plan.groups[index];
+    partialBuffers[index] = allocate(info, getPartialsType(info, group),
+                                     "_partials", s.lastGroupCombines);
+    if (s.lastGroupCombines)
+      counterBuffers[index] = allocate(
+          info,
+          MemRefType::get({group.type.getNumElements()}, builder.getI32Type()),
+          "_counters", /*zeroed=*/true);
   }
 }
 

@@ -75,12 +75,15 @@ private:
                                   unsigned group, KernelInfo &info,
                                   unsigned chunk);
   /// Builds `launch`'s gpu.func over `arguments` and launches it;
-  /// `partials` is the temporary of a two-pass reduction's partials.
+  /// `partials` is the temporary of a reduction's partials over several
+  /// work-groups per element, `counters` that of the counters whose last
+  /// group combines them (null where a second kernel does).
   mlir::LogicalResult
   emitKernel(mlir::gpu::GPUModuleOp kernels, const KernelInfo &info,
              const KernelGroup &group, const KernelArguments &arguments,
              const KernelLaunch &launch, mlir::Value copyTarget,
-             mlir::Value partials, int64_t firstRow, llvm::StringRef chunkNote);
+             mlir::Value partials, mlir::Value counters, int64_t firstRow,
+             llvm::StringRef chunkNote);
   /// `chunkNote` says which rows and pieces a chunk of a split launch
   /// takes (empty for a whole launch).
   void printExplanation(const KernelInfo &info, const KernelGroup &group,
@@ -98,6 +101,9 @@ private:
   /// The temporary of each two-pass reduction's partial aggregates, by
   /// kernel group.
   llvm::DenseMap<unsigned, mlir::Value> partialBuffers;
+  /// The temporary of the counters of each reduction whose last work-group
+  /// of an element combines its partials, by kernel group.
+  llvm::DenseMap<unsigned, mlir::Value> counterBuffers;
   /// The pieces of each split host buffer, in order.
   llvm::MapVector<mlir::Value, HostPieces> hostPieces;
   /// The position of each piece's first element in its tensor.

@@ -232,6 +232,16 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
                            groupsKeeping(kFillTuplesPerItem));
   bool forSpeed = speedGroups > partialGroups;
   partialGroups = std::max(partialGroups, speedGroups);
+  // The last work-group of an element to finish combines the element's
+  // partials, which saves a launch (on the H200 a second kernel took 5 to 6
+  // us however few its partials, 2026-11-28). The partials and the
+  // counters are 32-bit atomics, which OpenCL C 1.2 and Vulkan have in
+  // core (64-bit ones are extensions); a block of neighbouring elements
+  // keeps the second kernel. The group's flag takes a word of local memory.
+  bool lastGroupCombines =
+      partialGroups > 1 && elementsPerGroup == 1 &&
+      computeType.getIntOrFloatBitWidth() == 32 &&
+      uint64_t(groupSize * partialBytes + 4) <= profile.localMemBytes;
 
   Schedule schedule;
   schedule.kind = ScheduleKind::ReductionContraction;
@@ -241,11 +251,19 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
   schedule.split = split;
   schedule.elementsPerGroup = elementsPerGroup;
   schedule.partialGroups = partialGroups;
+  schedule.lastGroupCombines = lastGroupCombines;
   schedule.compensated = compensated;
-  schedule.localMemBytes = groupSize * partialBytes;
+  schedule.localMemBytes =
+      groupSize * partialBytes + (lastGroupCombines ? 4 : 0);
   schedule.registers = registers;
+  // The last group's work-items then take up to ceil(partials / sharers)
+  // partials each.
   schedule.loopPasses =
-      countSharedPasses(split, tuples, sharersPerGroup * partialGroups);
+      countSharedPasses(split, tuples, sharersPerGroup * partialGroups) +
+      (lastGroupCombines
+           ? countLoopPasses({std::ceil(double(partialGroups) /
+                                        double(getCombiningSharers(schedule)))})
+           : 0);
   std::string size = std::to_string(groupSize);
   std::string perElement = size + " work-items";
   if (elementsPerGroup > 1)
@@ -273,12 +291,15 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
                        " per element shares its tuples, then a "
                        "tree reduction in local memory";
   else
-    schedule.reason += std::to_string(partialGroups) + " work-groups of " +
-                       perElement +
-                       " per element share its tuples, each "
-                       "combines its work-items' partials by a tree in local "
-                       "memory and writes the result to a temporary; a "
-                       "second kernel combines them";
+    schedule.reason +=
+        std::to_string(partialGroups) + " work-groups of " + perElement +
+        " per element share its tuples, each "
+        "combines its work-items' partials by a tree in local "
+        "memory and writes the result to a temporary; " +
+        (lastGroupCombines ? "the last of an element's work-groups to finish "
+                             "(an atomic counter per element) combines them "
+                             "in the same kernel"
+                           : "a second kernel combines them");
   if (forSpeed) {
     std::string resident =
         profile.type == DeviceType::GPU
@@ -299,7 +320,8 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
         " tuples and one iteration of the shared loop; split because 2 "
         "work-groups per element would give each work-item at least " +
         llvm::formatv("{0:F0}", kSplitTuplesPerItem).str() +
-        " tuples, a share that outlasts the second launch)";
+        " tuples, a share that outlasts " +
+        (lastGroupCombines ? "combining the partials)" : "the second launch)");
   } else if (limit != 0 && (groupSize != linearSize || partialGroups > 1))
     schedule.reason +=
         " (the device stops loops after " +

@@ -26,8 +26,8 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       tile.doubleBuffered, walk.width, walk.steps, walk.groupSteps,
       walk.vectorAccesses, walk.accesses, s.split.mergedLevels,
       s.split.stridedLevel, s.split.contiguous, s.elementsPerGroup,
-      s.partialGroups, s.treeCombination, s.compensated, s.rowsPerGroup,
-      s.rowSteps, s.rowChunks,
+      s.partialGroups, s.treeCombination, s.lastGroupCombines, s.compensated,
+      s.rowsPerGroup, s.rowSteps, s.rowChunks,
       FloatAttr::get(Float64Type::get(context), s.loopPasses), s.localMemBytes,
       s.registers, s.reason);
 }
@@ -58,6 +58,7 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   s.elementsPerGroup = attr.getElementsPerGroup();
   s.partialGroups = attr.getPartialGroups();
   s.treeCombination = attr.getTreeCombination();
+  s.lastGroupCombines = attr.getLastGroupCombines();
   s.compensated = attr.getCompensated();
   s.rowsPerGroup = attr.getRowsPerGroup();
   s.rowSteps = attr.getRowSteps();

@@ -128,14 +128,16 @@ void RationalMapAttr::print(AsmPrinter &printer) const {
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult ScheduleAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
-    ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups, int64_t, int64_t,
-    int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t vectorWidth,
-    int64_t, int64_t, bool, int64_t walkWidth, int64_t, int64_t, int64_t,
-    int64_t, int64_t, int64_t, bool, int64_t elementsPerGroup,
-    int64_t partialGroups, bool, bool, int64_t rowsPerGroup, int64_t,
-    int64_t rowChunks, FloatAttr loopPasses, int64_t, int64_t, StringRef) {
+LogicalResult
+ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
+                     ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups,
+                     int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                     int64_t, int64_t, int64_t vectorWidth, int64_t, int64_t,
+                     bool, int64_t walkWidth, int64_t, int64_t, int64_t,
+                     int64_t, int64_t, int64_t, bool, int64_t elementsPerGroup,
+                     int64_t partialGroups, bool, bool lastGroupCombines, bool,
+                     int64_t rowsPerGroup, int64_t, int64_t rowChunks,
+                     FloatAttr loopPasses, int64_t, int64_t, StringRef) {
   for (auto [name, extents] :
        {std::pair{"local_size", localSize}, {"num_groups", numGroups}}) {
     if (extents.size() != 3)
@@ -149,6 +151,9 @@ LogicalResult ScheduleAttr::verify(
     return emitError() << "vector_width, walk_width, elements_per_group, "
                           "partial_groups, rows_per_group and row_chunks "
                           "must be positive";
+  if (lastGroupCombines && (partialGroups < 2 || elementsPerGroup != 1))
+    return emitError() << "last_group_combines needs partial_groups above 1 "
+                          "and one element per group";
   if (!loopPasses || !loopPasses.getType().isF64())
     return emitError() << "loop_passes must be an f64 float";
   return success();

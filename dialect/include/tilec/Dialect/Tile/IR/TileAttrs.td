@@ -140,6 +140,7 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
     Tile_CountParameter<"1">:$elements_per_group,
     Tile_CountParameter<"1">:$partial_groups,
     Tile_FlagParameter:$tree_combination,
+    Tile_FlagParameter:$last_group_combines,
     Tile_FlagParameter:$compensated,
     // Row kernels (RowWalk).
     Tile_CountParameter<"1">:$rows_per_group,
