@@ -115,8 +115,8 @@ struct GLSLUnaryPattern final : OpConversionPattern<MathOp> {
 /// and relaxed, as OpenCL C 1.2's are: the kernel orders memory with its
 /// own fences. MLIR 19's pattern gives every atomic AcquireRelease
 /// semantics, which NVIDIA's Vulkan driver (580) compiles to a fence each:
-/// the last work-group of the sum of 2^24 f32, reading 2 x 1056 partials
-/// by atomics, made the kernel 38.7 us rather than 32 us with loads.
+/// with them the sum of 2^24 f32, whose last work-group reads 2 x 1056
+/// partials by atomics, took 0.039 ms on the H200; relaxed, 0.030 ms.
 struct RelaxedAtomicPattern final : OpConversionPattern<memref::AtomicRMWOp> {
   using OpConversionPattern::OpConversionPattern;
 
