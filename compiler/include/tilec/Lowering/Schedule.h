@@ -145,9 +145,10 @@ struct Schedule {
   /// combines them, or the last group to finish does (lastGroupCombines).
   int64_t partialGroups = 1;
   /// Reduction schedules with several work-groups per element: the last of
-  /// an element's work-groups to finish combines their partials in the same
-  /// kernel, found by an atomic counter per element, rather than a second
-  /// kernel (docs/scheduler.md, "Reduction").
+  /// an element's (or block's) work-groups to finish combines their
+  /// partials in the same kernel, found by an atomic counter per block of
+  /// elementsPerGroup, rather than a second kernel (docs/scheduler.md,
+  /// "Reduction").
   bool lastGroupCombines = false;
   /// Partial combination: one work-group per element whose work-items share
   /// its partials and combine them by a tree in local memory (many
@@ -175,11 +176,11 @@ struct Schedule {
 };
 
 /// A reduction whose last work-group combines the partials
-/// (lastGroupCombines): the work-items of that group that share them, each
-/// taking every so many in order; the others keep the identity for its
-/// tree.
+/// (lastGroupCombines): the work-items of that group that share an
+/// element's, each taking every so many in order; the others keep the
+/// identity for its tree.
 inline int64_t getCombiningSharers(const Schedule &s) {
-  return std::min<int64_t>(s.localSize[0],
+  return std::min<int64_t>(s.localSize[0] / s.elementsPerGroup,
                            llvm::bit_floor(uint64_t(s.partialGroups)));
 }
 

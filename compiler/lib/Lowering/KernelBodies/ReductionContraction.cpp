@@ -18,15 +18,16 @@
 // temporary, and a second kernel combines them and finishes as work-item 0
 // does above: one work-item per element for a few partials, a work-group
 // per element sharing them and combining by a tree for many. Or, without a
-// second kernel, the last of an element's work-groups to finish does: each
-// group's work-item 0 adds its partial to the temporary, the group fences
-// global memory, and work-item 0 counts the group in the element's counter
-// with an atomic increment; the group that counts last fences again and
-// combines every group's partial as that second kernel's work-group would. The
-// partials and counters are 32-bit words accessed only by atomics (so that
-// Oclgrind sees no data race): a partial goes in by `or` onto a zeroed word and
-// comes out by `and` with 0, which leaves the word zeroed again, as that
-// group leaves the counter, for the next run.
+// second kernel, the last of a block's work-groups to finish does: the
+// first sharer of each element of the group adds its partial to the
+// temporary, the group fences global memory, and work-item 0 counts the
+// group in the block's counter with an atomic increment; the group that
+// counts last fences again and combines every group's partials as that
+// second kernel's work-group would, the sharers of each element taking its
+// partials. The partials and counters are 32-bit words accessed only by
+// atomics (so that Oclgrind sees no data race): a partial goes in by `or`
+// onto a zeroed word and comes out by `and` with 0, which leaves the word
+// zeroed again, as that group leaves the counter, for the next run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -78,31 +79,44 @@ static Value emitAtomic(OpBuilder &b, Location loc, arith::AtomicRMWKind kind,
                                        ValueRange{position});
 }
 
-/// The last work-group of `element` to finish: work-item `item` takes its
-/// share of the element's partials in `context.partials` (their words
-/// zeroed as read), a tree combines the work-items' aggregates in `arrays`,
-/// and work-item 0 finishes the element and zeroes its counter.
+/// Where an element's work-item stands in the last work-group of its block
+/// to finish (docs/scheduler.md, "Reduction"): `element` (at `coords`,
+/// clamped into range), the work-item's `sharer` index among those of its
+/// element, whether the element lies within the tensor (`valid`, null when
+/// every element of the block does), and the `block` whose counter the
+/// group counted in.
+struct BlockPosition {
+  ArrayRef<Value> coords;
+  Value element, item, sharer, valid, block;
+};
+
+/// The last work-group of a block to finish: the first sharers of each
+/// element take its partials in `context.partials` (their words zeroed as
+/// read), a tree combines them in `arrays`, work-item 0 zeroes the block's
+/// counter and the first sharer of each element finishes it.
 static void emitLastGroupCombination(KernelContext &context,
                                      Aggregator &aggregator,
                                      IndexBuilder &index, PartialArrays &arrays,
-                                     ArrayRef<Value> coords, Value element,
-                                     Value item) {
+                                     const BlockPosition &at) {
   auto op = cast<tile::ContractOp>(context.group.ops[0]);
   OpBuilder &b = context.builder;
   Location loc = context.loc;
   const Schedule &schedule = context.schedule;
   int64_t parts = schedule.partialGroups;
+  int64_t width = schedule.elementsPerGroup;
   int64_t elements = op.getType().getNumElements();
   Type type = aggregator.getType();
   Type word = b.getI32Type();
   Value zero = b.create<arith::ConstantIntOp>(loc, 0, 32);
   emitGlobalFence(b, loc);
-  // Work-item t < `sharers` takes parts t, t + sharers, ... in order. The
-  // loop runs as many passes in every work-item, each guarded: lavapipe
-  // (Mesa 22.3) loses the atomics of a loop whose work-items leave it at
-  // different passes, and every store after them.
+  // Sharer t < `sharers` of an element takes parts t, t + sharers, ... in
+  // order. The loop runs as many passes in every work-item, each guarded:
+  // lavapipe (Mesa 22.3) loses the atomics of a loop whose work-items leave
+  // it at different passes, and every store after them.
   int64_t sharers = getCombiningSharers(schedule);
-  Value sharing = index.lessThan(item, sharers);
+  Value sharing = index.lessThan(at.sharer, sharers);
+  if (at.valid)
+    sharing = index.land(sharing, at.valid);
   Value identity =
       emitIdentity(b, loc, op.getAggregation(), op.getType().getElementType());
   auto loop = b.create<scf::ForOp>(
@@ -112,7 +126,8 @@ static void emitLastGroupCombination(KernelContext &context,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value part = index.add(item, index.mul(loop.getInductionVar(), sharers));
+    Value part =
+        index.add(at.sharer, index.mul(loop.getInductionVar(), sharers));
     ValueRange carried = loop.getRegionIterArgs();
     auto ifOp =
         b.create<scf::IfOp>(loc, carried.getTypes(),
@@ -124,7 +139,7 @@ static void emitLastGroupCombination(KernelContext &context,
     for (unsigned value = 0; value < aggregator.size(); ++value) {
       Value bits = emitAtomic(
           b, loc, arith::AtomicRMWKind::andi, zero, context.partials,
-          emitPartialPosition(index, value, element, elements, part, parts));
+          emitPartialPosition(index, value, at.element, elements, part, parts));
       values.push_back(
           type == word ? bits : b.create<arith::BitcastOp>(loc, type, bits));
     }
@@ -132,14 +147,21 @@ static void emitLastGroupCombination(KernelContext &context,
     b.setInsertionPointToStart(&ifOp.getElseRegion().front());
     b.create<scf::YieldOp>(loc, carried);
   }
-  arrays.store(total, item);
-  emitTree(b, loc, index, aggregator, arrays, item, sharers);
-  auto firstOnly = enterIf(
-      b, loc, index.cmp(arith::CmpIPredicate::eq, item, index.constant(0)));
-  emitAtomic(b, loc, arith::AtomicRMWKind::andi, zero, context.counters,
-             element);
-  emitElementTail(context, aggregator, index, coords,
-                  arrays.load(index.constant(0)), element);
+  arrays.store(total, at.item);
+  emitTree(b, loc, index, aggregator, arrays, at.item, sharers, width);
+  {
+    auto itemZero = enterIf(
+        b, loc,
+        index.cmp(arith::CmpIPredicate::eq, at.item, index.constant(0)));
+    emitAtomic(b, loc, arith::AtomicRMWKind::andi, zero, context.counters,
+               at.block);
+  }
+  // The first sharer of each element holds its total.
+  Value first = index.lessThan(at.item, width);
+  auto firstOnly =
+      enterIf(b, loc, at.valid ? index.land(first, at.valid) : first);
+  emitElementTail(context, aggregator, index, at.coords, arrays.load(at.item),
+                  at.element);
 }
 
 Value lowering::emitPartialPosition(IndexBuilder &index, unsigned value,
@@ -231,12 +253,14 @@ void lowering::emitReductionContraction(KernelContext &context) {
       width == 1 ? index.cmp(arith::CmpIPredicate::eq, item, index.constant(0))
                  : index.lessThan(item, width);
   if (schedule.lastGroupCombines) {
-    // One element per group, so every work-item is valid.
     Type word = b.getI32Type();
+    Value itemZero =
+        index.cmp(arith::CmpIPredicate::eq, item, index.constant(0));
     {
-      auto firstOnly = enterIf(b, loc, first);
-      for (auto [value, stored] :
-           llvm::enumerate(partials.load(index.constant(0)))) {
+      auto firstOnly =
+          enterIf(b, loc, valid ? index.land(first, valid) : first);
+      for (auto [value, stored] : llvm::enumerate(
+               partials.load(width == 1 ? index.constant(0) : item))) {
         Value bits = stored.getType() == word
                          ? stored
                          : b.create<arith::BitcastOp>(loc, word, stored);
@@ -247,10 +271,10 @@ void lowering::emitReductionContraction(KernelContext &context) {
     }
     emitGlobalFence(b, loc);
     {
-      auto firstOnly = enterIf(b, loc, first);
+      auto zeroOnly = enterIf(b, loc, itemZero);
       Value counted = emitAtomic(b, loc, arith::AtomicRMWKind::addi,
                                  b.create<arith::ConstantIntOp>(loc, 1, 32),
-                                 context.counters, element);
+                                 context.counters, block);
       Value last = b.create<arith::CmpIOp>(
           loc, arith::CmpIPredicate::eq, counted,
           b.create<arith::ConstantIntOp>(loc, parts - 1, 32));
@@ -263,8 +287,9 @@ void lowering::emitReductionContraction(KernelContext &context) {
         b.create<memref::LoadOp>(loc, lastFlag, index.constant(0)),
         b.create<arith::ConstantIntOp>(loc, 0, 32));
     auto lastOnly = enterIf(b, loc, isLast);
-    emitLastGroupCombination(context, aggregator, index, partials, coords,
-                             element, item);
+    emitLastGroupCombination(
+        context, aggregator, index, partials,
+        {coords, element, item, itemCoords[0], valid, block});
     return;
   }
   auto firstOnly = enterIf(b, loc, valid ? index.land(first, valid) : first);

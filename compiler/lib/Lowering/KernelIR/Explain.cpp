@@ -73,11 +73,17 @@ void HostLowering::printSharing(const KernelInfo &info) {
                                   : "; work-item 0")
        << " stores the group's partial in temporary '" << info.name
        << "_partials'";
-  if (s.lastGroupCombines)
+  if (s.lastGroupCombines && s.elementsPerGroup == 1)
     os << " and counts the group in temporary '" << info.name
        << "_counters'; the last work-group of the element to count combines "
           "the partials, shared by its first "
        << getCombiningSharers(s) << " work-items, then a tree in local memory";
+  else if (s.lastGroupCombines)
+    os << "; work-item 0 counts the group in temporary '" << info.name
+       << "_counters', one per block of elements; the last work-group of the "
+          "block to count combines the partials, shared by "
+       << getCombiningSharers(s)
+       << " work-items of each element, then a tree in local memory";
   os << "\n";
 }
 

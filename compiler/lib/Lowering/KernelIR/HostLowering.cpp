@@ -509,11 +509,14 @@ void HostLowering::buildHost(func::FuncOp host) {
     const KernelGroup &group = plan.groups[index];
     partialBuffers[index] = allocate(info, getPartialsType(info, group),
                                      "_partials", s.lastGroupCombines);
+    // One counter per block of elements (per element, unless a column
+    // reduction's work-group takes several).
     if (s.lastGroupCombines)
-      counterBuffers[index] = allocate(
-          info,
-          MemRefType::get({group.type.getNumElements()}, builder.getI32Type()),
-          "_counters", /*zeroed=*/true);
+      counterBuffers[index] =
+          allocate(info,
+                   MemRefType::get({s.numGroups[0] / s.partialGroups},
+                                   builder.getI32Type()),
+                   "_counters", /*zeroed=*/true);
   }
 }
 

@@ -232,15 +232,14 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
                            groupsKeeping(kFillTuplesPerItem));
   bool forSpeed = speedGroups > partialGroups;
   partialGroups = std::max(partialGroups, speedGroups);
-  // The last work-group of an element to finish combines the element's
-  // partials, which saves a launch (on the H200 a second kernel took 5 to 6
-  // us however few its partials, 2026-11-28). The partials and the
-  // counters are 32-bit atomics, which OpenCL C 1.2 and Vulkan have in
-  // core (64-bit ones are extensions); a block of neighbouring elements
-  // keeps the second kernel. The group's flag takes a word of local memory.
+  // The last work-group of an element (or block of elements) to finish
+  // combines their partials, which saves a launch (on the H200 a second
+  // kernel took 5 to 7 us however few its partials, 2026-11-28). The
+  // partials and the counters are 32-bit atomics, which OpenCL C 1.2 and
+  // Vulkan have in core (64-bit ones are extensions). The group's flag
+  // takes a word of local memory.
   bool lastGroupCombines =
-      partialGroups > 1 && elementsPerGroup == 1 &&
-      computeType.getIntOrFloatBitWidth() == 32 &&
+      partialGroups > 1 && computeType.getIntOrFloatBitWidth() == 32 &&
       uint64_t(groupSize * partialBytes + 4) <= profile.localMemBytes;
 
   Schedule schedule;

@@ -151,9 +151,8 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
     return emitError() << "vector_width, walk_width, elements_per_group, "
                           "partial_groups, rows_per_group and row_chunks "
                           "must be positive";
-  if (lastGroupCombines && (partialGroups < 2 || elementsPerGroup != 1))
-    return emitError() << "last_group_combines needs partial_groups above 1 "
-                          "and one element per group";
+  if (lastGroupCombines && partialGroups < 2)
+    return emitError() << "last_group_combines needs partial_groups above 1";
   if (!loopPasses || !loopPasses.getType().isF64())
     return emitError() << "loop_passes must be an f64 float";
   return success();
