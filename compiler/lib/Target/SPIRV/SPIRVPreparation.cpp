@@ -251,21 +251,75 @@ struct SPIRVScalarizeVectorAccessesPass
   void runOnOperation() override { scalarizeVectorAccesses(getOperation()); }
 };
 
+/// `(iv + k) rem c` for an `scf.for` induction variable iv whose lower bound
+/// and step are non-negative multiples of c, and a constant k >= 0: `k rem c`.
+/// Every value of iv is a multiple of c, and a kernel's index arithmetic
+/// never overflows (docs/kernel-ir.md). Unrolled by 2 from 0, a loop's
+/// `t rem 2` is 0 in its first iteration and 1 in its second.
+struct FoldAlignedInductionRemainder : OpRewritePattern<arith::RemUIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::RemUIOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<int64_t> divisor = getConstantIntValue(op.getRhs());
+    if (!divisor || *divisor <= 0)
+      return failure();
+    Value value = op.getLhs();
+    int64_t offset = 0;
+    if (auto add = value.getDefiningOp<arith::AddIOp>()) {
+      std::optional<int64_t> k = getConstantIntValue(add.getRhs());
+      if (!k || *k < 0)
+        return failure();
+      offset = *k;
+      value = add.getLhs();
+    }
+    auto iv = dyn_cast<BlockArgument>(value);
+    auto loop =
+        iv ? dyn_cast<scf::ForOp>(iv.getOwner()->getParentOp()) : scf::ForOp();
+    if (!loop || loop.getInductionVar() != iv)
+      return failure();
+    std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lower || !step || *lower < 0 || *lower % *divisor != 0 ||
+        *step % *divisor != 0)
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+        op, rewriter.getIntegerAttr(op.getType(), offset % *divisor));
+    return success();
+  }
+};
+
 struct SPIRVUnrollLoopsPass
     : tilec::impl::SPIRVUnrollLoopsPassBase<SPIRVUnrollLoopsPass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> marked;
     getOperation().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr("tile.unroll"))
+      if (loop->hasAttr("tile.unroll") || loop->hasAttr("tile.unroll_factor"))
         marked.push_back(loop);
     });
     for (scf::ForOp loop : marked) {
-      std::optional<int64_t> trips = constantTripCount(
-          loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
-      loop->removeAttr("tile.unroll");
-      if (trips && *trips > 0 && failed(loopUnrollByFactor(loop, *trips)))
+      std::optional<int64_t> factor;
+      if (loop->removeAttr("tile.unroll")) {
+        factor = constantTripCount(loop.getLowerBound(), loop.getUpperBound(),
+                                   loop.getStep());
+      } else {
+        factor =
+            cast<IntegerAttr>(loop->removeAttr("tile.unroll_factor")).getInt();
+      }
+      if (factor && *factor > 1 && failed(loopUnrollByFactor(loop, *factor)))
         return signalPassFailure();
     }
+    // What the unrolled iterations leave to fold: the remainders of their
+    // induction variables by the factor, then the sums of constants that
+    // those become part of (an address `(base + 1056) + 132` as `base +
+    // 1188`).
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    patterns.add<FoldAlignedInductionRemainder>(context);
+    arith::AddIOp::getCanonicalizationPatterns(patterns, context);
+    arith::SubIOp::getCanonicalizationPatterns(patterns, context);
+    if (failed(applyGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
   }
 };
 

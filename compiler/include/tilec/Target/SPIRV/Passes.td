@@ -70,7 +70,7 @@ def SPIRVVectorBuffersPass
 
 def SPIRVUnrollLoopsPass
     : Pass<"tilec-spirv-unroll-loops", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Fully unroll the loops marked tile.unroll";
+  let summary = "Unroll the loops marked tile.unroll or tile.unroll_factor";
   let description = [{
     Replaces each `scf.for` carrying the unit attribute `tile.unroll` (the
     tiled kernel's rank-1 updates of one slice: docs/kernel-ir.md) whose
@@ -79,6 +79,15 @@ def SPIRVUnrollLoopsPass
     it a loop carrying the 64 accumulators of the register tile, and the
     matmul 4096^3 ran 1.35x slower (docs/codegen.md, "Vulkan and OpenCL
     speed").
+
+    Unrolls each `scf.for` carrying `tile.unroll_factor = N` (the tiled
+    kernel's double-buffered loop over the slices, N = 2) by N, with a loop
+    after it for the trips that N does not divide. Then `(t + k) rem c` of
+    the counter t of a loop whose lower bound and step are non-negative
+    multiples of c becomes the constant `k rem c`, and sums of constants
+    are folded: a pair of slices reads its two copies of local memory at
+    constant offsets, which ran the matmul 4096^3 9% faster through
+    NVIDIA's Vulkan driver.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::scf::SCFDialect"];
