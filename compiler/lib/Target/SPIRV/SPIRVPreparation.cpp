@@ -298,6 +298,8 @@ struct SPIRVUnrollLoopsPass
       if (loop->hasAttr("tile.unroll") || loop->hasAttr("tile.unroll_factor"))
         marked.push_back(loop);
     });
+    if (marked.empty())
+      return;
     for (scf::ForOp loop : marked) {
       std::optional<int64_t> factor;
       if (loop->removeAttr("tile.unroll")) {
