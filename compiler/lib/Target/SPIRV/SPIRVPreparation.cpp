@@ -309,7 +309,8 @@ struct SPIRVUnrollLoopsPass
         factor =
             cast<IntegerAttr>(loop->removeAttr("tile.unroll_factor")).getInt();
       }
-      if (factor && *factor > 1 && failed(loopUnrollByFactor(loop, *factor)))
+      // A factor of 1 inlines a loop of one trip, as full unrolling does.
+      if (factor && *factor > 0 && failed(loopUnrollByFactor(loop, *factor)))
         return signalPassFailure();
     }
     // What the unrolled iterations leave to fold: the remainders of their

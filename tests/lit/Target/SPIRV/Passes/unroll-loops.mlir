@@ -26,6 +26,18 @@ module {
       }
       gpu.return
     }
+    gpu.func @one_trip(%in: memref<64xf32>, %out: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %zero = arith.constant 0.0 : f32
+      %s = scf.for %k = %c0 to %c1 step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %in[%k] : memref<64xf32>
+        %y = math.fma %x, %x, %acc : f32
+        scf.yield %y : f32
+      } {tile.unroll}
+      memref.store %s, %out[%c0] : memref<64xf32>
+      gpu.return
+    }
     gpu.func @pairs(%in: memref<64xf32>, %out: memref<64xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -62,6 +74,13 @@ module {
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 {
 // CHECK-NEXT: memref.store %[[Y2]], %arg1
 // CHECK-NOT: tile.unroll
+
+// A marked loop of one trip becomes its body too.
+// CHECK-LABEL: gpu.func @one_trip
+// CHECK-NOT: scf.for
+// CHECK: math.fma
+// CHECK-NOT: scf.for
+// CHECK: gpu.return
 
 // CHECK-LABEL: gpu.func @pairs
 // CHECK-DAG: %[[C37:.*]] = arith.constant 37 : index
