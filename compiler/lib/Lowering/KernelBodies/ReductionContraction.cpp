@@ -272,8 +272,8 @@ void lowering::emitReductionContraction(KernelContext &context) {
     emitGlobalFence(b, loc);
     // Several first sharers write: each has fenced its writes, and the
     // barrier holds work-item 0's count until all of them have, or another
-    // group could count last and combine a partial still unwritten (PoCL,
-    // running the work-items one after another, did).
+    // group could count last and combine a partial still unwritten (PoCL
+    // runs the work-items one after another between barriers).
     if (width > 1)
       b.create<gpu::BarrierOp>(loc);
     {
