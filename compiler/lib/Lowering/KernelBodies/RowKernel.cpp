@@ -10,8 +10,9 @@
 //   add nothing), stores the partial in local memory, combines the row's
 //   lanes by a tree and reads the row's total back in every lane;
 // - an op over the per-row values computes once per lane.
-// Each buffer is read once and each stored value written once; the
-// work-groups walk the blocks of rows. Every work-item reaches every
+// Each buffer is read once and each stored value written once; each
+// work-group takes a block of rows, or walks them where the device allows
+// fewer work-groups than blocks. Every work-item reaches every
 // barrier: rows past the end compute on the last row and store nothing.
 //
 // A streamed row (`rowChunks` above 1) is too long for the registers: each
@@ -357,9 +358,17 @@ void RowKernelEmitter::emit() {
   slot = parts[0];
   lane = parts[1];
   // The work-groups walk the blocks of rows; the trip count depends on the
-  // work-group only, so the barriers inside stay uniform.
+  // work-group only, so the barriers inside stay uniform. Where there are
+  // as many work-groups as blocks, each takes its own without a loop: in a
+  // loop of one trip, the SPIR-V preparation's loop-invariant code motion
+  // moved the lanes' offsets out of the body, and NVIDIA's Vulkan driver ran
+  // softmax over rows of 1024 1.5x slower for it (docs/scheduler.md).
   int64_t blocks = llvm::divideCeil(rows, schedule.rowsPerGroup);
   Value group = b.create<gpu::BlockIdOp>(loc, gpu::Dimension::x);
+  if (schedule.numGroups[0] == blocks) {
+    emitBlock(index.add(index.mul(group, schedule.rowsPerGroup), slot));
+    return;
+  }
   Value step = index.constant(schedule.numGroups[0]);
   auto loop = b.create<scf::ForOp>(loc, group, index.constant(blocks), step);
   OpBuilder::InsertionGuard guard(b);

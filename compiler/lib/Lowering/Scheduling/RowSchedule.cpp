@@ -165,13 +165,14 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   schedule.numGroups[0] = groups;
   schedule.activeItems = work.rows * lanes;
   schedule.compensated = work.compensated;
-  // The work-groups walk the blocks of rows: one pass per block, plus the
-  // last test; a streamed row's passes (one per reduction, one for the
-  // results) each loop over its chunks.
+  // Fewer work-groups than blocks walk them: one pass per block, plus the
+  // last test (one work-group per block runs no such loop); a streamed
+  // row's passes (one per reduction, one for the results) each loop over
+  // its chunks.
   int64_t passes = chunks > 1 ? int64_t(work.reductions) + 1 : 0;
   double blockPasses = double(llvm::divideCeil(blocks, groups));
-  schedule.loopPasses =
-      blockPasses + 1 + blockPasses * double(passes) * double(chunks + 1);
+  schedule.loopPasses = (groups == blocks ? 0 : blockPasses + 1) +
+                        blockPasses * double(passes) * double(chunks + 1);
   if (chunks > 1 && profile.maxLoopIterations != 0 &&
       schedule.loopPasses > double(profile.maxLoopIterations)) {
     whyNot =
@@ -203,12 +204,17 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   schedule.reason = llvm::formatv(
       "reductions over rows of {0} elements with consumers that broadcast "
       "them back over the rows, fused into one kernel that reads each row "
-      "{8} and writes it once: each work-group takes {1}, {2} work-items per "
+      "{7} and writes it once: each work-group takes {1}, {2} work-items per "
       "row, {3} (work-item l reads elements l, l + {2}, ...: coalesced), and "
       "each of the {4} row reductions is a tree of {5} steps in local memory; "
-      "{6} work-groups walk the {7} blocks of rows",
+      "{6}",
       n, rowsText, lanes, holding, work.reductions, llvm::Log2_64(lanes),
-      groups, blocks,
+      groups == blocks
+          ? llvm::formatv("one work-group per block of rows ({0})", groups)
+                .str()
+          : llvm::formatv("{0} work-groups walk the {1} blocks of rows", groups,
+                          blocks)
+                .str(),
       chunks == 1 ? std::string("once") : std::string("once per pass"));
   return schedule;
 }
