@@ -10,7 +10,9 @@ the matrix product and the 3x3 convolution; needs matplotlib). tilec's times are
 medians from the device's profiling events (`tilec bench`); PyTorch's are CUDA events around the call
 (TF32 off), medians of the same number of timed runs after a warm-up; CLBlast's come from
 `clblast_sgemm`. A ratio above 1 means tilec is faster. A memory-bound row also shows its bandwidth as a
-share of a copy's of as many elements (2^26 for the 8192 x 8192 rows), on the same backend in the same run.
+share of a copy's of as many elements (2^26 for the 8192 x 8192 rows), on the same backend in the same run,
+and a reduction also as a share of a copy that moves as many bytes as it reads (a copy of half as many
+elements: a sum of 2^24 reads 64 MiB, a copy of 2^23 moves 64 MiB), which is as short a launch.
 """
 import argparse
 import datetime
@@ -34,7 +36,7 @@ class Workload:
     """One row: a .tile file, its input shapes, its work (flops or bytes) and its PyTorch twin."""
 
     def __init__(self, name, group, tile, inputs, flops=0.0, bytes_moved=0.0, torch_fn=None,
-                 clblast=None, plot=None, copy=None):
+                 clblast=None, plot=None, copy=None, same_bytes=None):
         self.name = name
         self.group = group  # "compute" (TFLOP/s) or "memory" (GB/s) or "network" (ms)
         self.tile = tile
@@ -47,6 +49,9 @@ class Workload:
         # The copy row (of as many elements, or the largest) whose bandwidth, measured in the same run
         # on the same backend, this memory-bound row's is a share of.
         self.copy = copy
+        # For a reduction, the copy row that moves as many bytes as it reads: its fixed costs (the
+        # launch, the first loads' latency, the last wave) weigh as much as the reduction's.
+        self.same_bytes = same_bytes
 
 
 def matmul_torch(m, n, k):
@@ -175,8 +180,17 @@ def workloads(quick):
                         bytes_moved=8.0 * (1 << e),
                         torch_fn=lambda t: (lambda x: (lambda: x.clone()))(
                             t.randn(1 << e, device="cuda")))
+    def copy_count(count):
+        name = "copy 2^%d" % (count.bit_length() - 1) if count & (count - 1) == 0 else "copy %d" % count
+        return Workload(name, "memory", "copy.tile", [("X", [count])], bytes_moved=8.0 * count,
+                        torch_fn=lambda t: (lambda x: (lambda: x.clone()))(t.randn(count, device="cuda")))
     copies = {e: copy_row(e) for e in ([20, 24] if quick else [20, 24, 26, 28])}
     rows += copies.values()
+    # Copies of half as many elements as the reductions below read: as many bytes moved.
+    channel_elements = 128 * 64 * 56 * 56
+    halves = {} if quick else {n: copy_count(n) for n in
+                               [1 << 19, 1 << 23, 1 << 25, 1 << 27, channel_elements // 2]}
+    rows += halves.values()
     copy28 = copies[n28.bit_length() - 1]
     rows.append(Workload("add 2^%d" % (n28.bit_length() - 1), "memory", "add.tile",
                          [("A", [n28]), ("B", [n28])], bytes_moved=12.0 * n28, copy=copy28,
@@ -195,6 +209,7 @@ def workloads(quick):
     for e in ([20, 24] if quick else [20, 24, 28]):
         rows.append(Workload("sum 2^%d" % e, "memory", "sum.tile", [("A", [1 << e])],
                              bytes_moved=4.0 * (1 << e), copy=copies[e],
+                             same_bytes=halves.get(1 << (e - 1)),
                              torch_fn=lambda t, e=e: (lambda a: (lambda: a.sum()))(
                                  t.randn(1 << e, device="cuda"))))
 
@@ -205,17 +220,20 @@ def workloads(quick):
         return make
     rows.append(Workload("row sum 8192x8192", "memory", "row_sum.tile", [("A", [8192, 8192])],
                          bytes_moved=4.0 * 8192 * 8192, copy=copies.get(26),
+                         same_bytes=halves.get(1 << 25),
                          torch_fn=mat(8192, 8192, lambda t, x: x.sum(1))))
     rows.append(Workload("column sum 8192x8192", "memory", "column_sum.tile", [("A", [8192, 8192])],
                          bytes_moved=4.0 * 8192 * 8192, copy=copies.get(26),
+                         same_bytes=halves.get(1 << 25),
                          torch_fn=mat(8192, 8192, lambda t, x: x.sum(0))))
 
     def channel(torch):
         x = torch.randn(128, 64, 56, 56, device="cuda")
         return lambda: x.sum((0, 2, 3))
     rows.append(Workload("channel sum NCHW 128x64x56x56", "memory", "channel_sum.tile",
-                         [("A", [128, 64, 56, 56])], bytes_moved=4.0 * 128 * 64 * 56 * 56,
-                         copy=copies.get(26), torch_fn=channel))
+                         [("A", [128, 64, 56, 56])], bytes_moved=4.0 * channel_elements,
+                         copy=copies.get(26), same_bytes=halves.get(channel_elements // 2),
+                         torch_fn=channel))
     for m, n in [(8192, 8192), (65536, 1024), (16384, 4096), (2048, 32768)]:
         rows.append(Workload("softmax %dx%d" % (m, n), "memory", "softmax.tile", [("X", [m, n])],
                              bytes_moved=8.0 * m * n, copy=copies.get(26),
@@ -363,13 +381,15 @@ def ratio(base, mine):
     return "%.2fx" % (base / mine) if base and mine else "-"
 
 
-def share_of_copy(w, results, backend):
-    """The row's bandwidth as a share of its copy row's on the same backend, in the same run."""
+def share_of_copy(w, results, backend, copy=None):
+    """The row's bandwidth as a share of a copy row's (its own copy row by default) on the same
+    backend, in the same run."""
+    copy = copy or w.copy
     ms = results[w.name].get(backend)
-    copy_ms = results.get(w.copy.name, {}).get(backend) if w.copy else None
+    copy_ms = results.get(copy.name, {}).get(backend) if copy else None
     if not ms or not copy_ms:
         return "-"
-    return "%.0f%%" % (100.0 * (w.bytes_moved / ms) / (w.copy.bytes_moved / copy_ms))
+    return "%.0f%%" % (100.0 * (w.bytes_moved / ms) / (copy.bytes_moved / copy_ms))
 
 
 def write_plot(path, rows, results):
@@ -432,6 +452,7 @@ def write_report(args, torch, rows, results, backends):
     if "opencl" in backends and "vulkan" in backends:
         head.append("Vulkan / OpenCL")
     head += ["%s of copy" % b for b in backends]
+    head += ["%s of same-bytes copy" % b for b in backends]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for w in rows:
         r = results[w.name]
@@ -442,6 +463,8 @@ def write_report(args, torch, rows, results, backends):
         if "opencl" in backends and "vulkan" in backends:
             cells.append(ratio(r.get("opencl"), r.get("vulkan")))
         cells += [share_of_copy(w, results, b) for b in backends]
+        cells += [share_of_copy(w, results, b, w.same_bytes) if w.same_bytes else "-"
+                  for b in backends]
         lines.append("| " + " | ".join(cells) + " |")
     with open(stem + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
