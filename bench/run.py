@@ -175,20 +175,17 @@ def workloads(quick):
     def vec(torch, count, fn, dtype="float32"):
         xs = [torch.randn(n28, device="cuda", dtype=getattr(torch, dtype)) for _ in range(count)]
         return lambda: fn(*xs)
-    def copy_row(e):
-        return Workload("copy 2^%d" % e, "memory", "copy.tile", [("X", [1 << e])],
-                        bytes_moved=8.0 * (1 << e),
-                        torch_fn=lambda t: (lambda x: (lambda: x.clone()))(
-                            t.randn(1 << e, device="cuda")))
-    def copy_count(count):
-        name = "copy 2^%d" % (count.bit_length() - 1) if count & (count - 1) == 0 else "copy %d" % count
+    def copy_row(count):
+        power = count & (count - 1) == 0
+        name = "copy 2^%d" % (count.bit_length() - 1) if power else "copy %d" % count
         return Workload(name, "memory", "copy.tile", [("X", [count])], bytes_moved=8.0 * count,
-                        torch_fn=lambda t: (lambda x: (lambda: x.clone()))(t.randn(count, device="cuda")))
-    copies = {e: copy_row(e) for e in ([20, 24] if quick else [20, 24, 26, 28])}
+                        torch_fn=lambda t: (lambda x: (lambda: x.clone()))(
+                            t.randn(count, device="cuda")))
+    copies = {e: copy_row(1 << e) for e in ([20, 24] if quick else [20, 24, 26, 28])}
     rows += copies.values()
     # Copies of half as many elements as the reductions below read: as many bytes moved.
     channel_elements = 128 * 64 * 56 * 56
-    halves = {} if quick else {n: copy_count(n) for n in
+    halves = {} if quick else {n: copy_row(n) for n in
                                [1 << 19, 1 << 23, 1 << 25, 1 << 27, channel_elements // 2]}
     rows += halves.values()
     copy28 = copies[n28.bit_length() - 1]
