@@ -378,10 +378,9 @@ def ratio(base, mine):
     return "%.2fx" % (base / mine) if base and mine else "-"
 
 
-def share_of_copy(w, results, backend, copy=None):
-    """The row's bandwidth as a share of a copy row's (its own copy row by default) on the same
-    backend, in the same run."""
-    copy = copy or w.copy
+def share_of_copy(w, results, backend, copy):
+    """The row's bandwidth as a share of copy row `copy`'s (or "-" without one) on the same backend,
+    in the same run."""
     ms = results[w.name].get(backend)
     copy_ms = results.get(copy.name, {}).get(backend) if copy else None
     if not ms or not copy_ms:
@@ -459,9 +458,8 @@ def write_report(args, torch, rows, results, backends):
         cells.append(ratio(r.get("clblast"), r.get("opencl")))
         if "opencl" in backends and "vulkan" in backends:
             cells.append(ratio(r.get("opencl"), r.get("vulkan")))
-        cells += [share_of_copy(w, results, b) for b in backends]
-        cells += [share_of_copy(w, results, b, w.same_bytes) if w.same_bytes else "-"
-                  for b in backends]
+        cells += [share_of_copy(w, results, b, w.copy) for b in backends]
+        cells += [share_of_copy(w, results, b, w.same_bytes) for b in backends]
         lines.append("| " + " | ".join(cells) + " |")
     with open(stem + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
