@@ -31,8 +31,10 @@
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/SPIRV/Serialization.h"
 
@@ -207,23 +209,55 @@ static void forbidContraction(spirv::ModuleOp module) {
   });
 }
 
+/// The ops that refer to each global variable of `module`, found by one
+/// walk: each of SymbolTable's queries of one symbol's uses walks the whole
+/// module, which took a fifth of a kernel's translation (docs/codegen.md,
+/// "Compile time").
+using VariableUsers = llvm::DenseMap<Operation *, SmallVector<Operation *>>;
+static FailureOr<VariableUsers> findVariableUsers(spirv::ModuleOp module,
+                                                  SymbolTable &symbols) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(&module.getBodyRegion());
+  if (!uses)
+    return module.emitError("internal error: the SPIR-V module's symbol "
+                            "uses are unknown");
+  VariableUsers users;
+  for (const SymbolTable::SymbolUse &use : *uses)
+    if (Operation *symbol =
+            symbols.lookup(use.getSymbolRef().getRootReference()))
+      if (isa<spirv::GlobalVariableOp>(symbol))
+        users[symbol].push_back(use.getUser());
+  return users;
+}
+
 /// Names the variable of each buffer (binding i holds argument i) after
 /// the tensor it holds, as OpenCL C names the parameter: the OpName that
 /// debuggers show and SPIRV-Cross takes for the MSL parameter.
 static LogicalResult nameParameters(spirv::ModuleOp module,
-                                    gpu::GPUFuncOp kernel) {
+                                    gpu::GPUFuncOp kernel, SymbolTable &symbols,
+                                    const VariableUsers &users) {
   std::vector<std::string> names = getParameterNames(kernel);
-  SymbolTable symbols(module);
-  for (auto variable :
-       llvm::make_early_inc_range(module.getOps<spirv::GlobalVariableOp>())) {
+  for (auto variable : module.getOps<spirv::GlobalVariableOp>()) {
     std::optional<uint32_t> binding = variable.getBinding();
     if (!binding || *binding >= names.size())
       continue;
-    StringRef name = names[*binding];
-    if (symbols.lookup(name) || failed(symbols.rename(variable, name)))
+    StringAttr name = StringAttr::get(module.getContext(), names[*binding]);
+    if (symbols.lookup(name))
       return kernel.emitError("internal error: the buffer of argument #")
              << *binding << " of kernel '" << kernel.getName()
              << "' cannot be named '" << name << "' in its SPIR-V module";
+    StringAttr old = variable.getSymNameAttr();
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
+      if (ref.getRootReference() != old)
+        return std::nullopt;
+      return SymbolRefAttr::get(name, ref.getNestedReferences());
+    });
+    for (Operation *user : users.lookup(variable))
+      replacer.replaceElementsIn(user);
+    symbols.remove(variable);
+    variable.setSymName(name);
+    symbols.insert(variable);
   }
   return success();
 }
@@ -251,17 +285,16 @@ static bool isOnlyLoadedFrom(Value pointer) {
 /// reason OpenCL C's restrict is: extractBundle refuses a launch that passes
 /// a buffer the kernel writes as two arguments. The decorations go on the
 /// variables: buffers of one shape share their struct type.
-static void declareBufferAccess(spirv::ModuleOp module) {
+static void declareBufferAccess(spirv::ModuleOp module,
+                                const VariableUsers &users) {
   UnitAttr unit = UnitAttr::get(module.getContext());
   for (auto variable : module.getOps<spirv::GlobalVariableOp>()) {
     auto type = cast<spirv::PointerType>(variable.getType());
     if (type.getStorageClass() != spirv::StorageClass::StorageBuffer)
       continue;
     variable->setAttr("restrict", unit);
-    std::optional<SymbolTable::UseRange> uses =
-        SymbolTable::getSymbolUses(variable, module);
-    if (uses && llvm::all_of(*uses, [](const SymbolTable::SymbolUse &use) {
-          auto address = dyn_cast<spirv::AddressOfOp>(use.getUser());
+    if (llvm::all_of(users.lookup(variable), [](Operation *user) {
+          auto address = dyn_cast<spirv::AddressOfOp>(user);
           return address && isOnlyLoadedFrom(address.getPointer());
         }))
       variable->setAttr("non_writable", unit);
@@ -327,7 +360,13 @@ translateToSPIRV(gpu::GPUFuncOp kernel, const DeviceProfile &profile) {
   builder.setInsertionPointToStart(clone.getBody());
   builder.clone(*kernel);
   clone->setAttr(spirv::getTargetEnvAttrName(), getVulkanTargetEnv(context));
+  // The SPIR-V module is verified once, before serialization, not after
+  // every pass: a kernel of unrolled loops has thousands of ops, and
+  // verifying them after each of the preparation's 20 passes took more time
+  // than the passes themselves (docs/codegen.md, "Compile time"). tile-opt,
+  // which the lit tests of each pass run, verifies after every pass.
   PassManager prepare(context);
+  prepare.enableVerifier(false);
   addSPIRVPreparationPasses(prepare.nest<gpu::GPUModuleOp>());
   if (failed(prepare.run(*scratch)) ||
       failed(convertToSPIRVDialect(clone, indexBits.getInt() == 64)))
@@ -342,19 +381,27 @@ translateToSPIRV(gpu::GPUFuncOp kernel, const DeviceProfile &profile) {
   // The entry points come from the ABI attributes; the execution modes then
   // go on them, before spirv-update-vce keeps the capabilities they need.
   PassManager lowerABI(context);
+  lowerABI.enableVerifier(false);
   lowerABI.nest<spirv::ModuleOp>().addPass(
       spirv::createSPIRVLowerABIAttributesPass());
   if (failed(lowerABI.run(*scratch)))
     return failure();
-  if (failed(nameParameters(spirvModule, kernel)))
+  SymbolTable symbols(spirvModule);
+  FailureOr<VariableUsers> users = findVariableUsers(spirvModule, symbols);
+  if (failed(users) ||
+      failed(nameParameters(spirvModule, kernel, symbols, *users)))
     return failure();
-  declareBufferAccess(spirvModule);
+  declareBufferAccess(spirvModule, *users);
   declareFloatControls(spirvModule, profile);
   PassManager updateVCE(context);
+  updateVCE.enableVerifier(false);
   updateVCE.nest<spirv::ModuleOp>().addPass(spirv::createSPIRVUpdateVCEPass());
   if (failed(updateVCE.run(*scratch)))
     return failure();
 
+  if (failed(verify(spirvModule)))
+    return kernel.emitError("internal error: the SPIR-V module of kernel '")
+           << kernel.getName() << "' does not verify";
   SmallVector<uint32_t> words;
   if (failed(spirv::serialize(spirvModule, words)))
     return failure();
