@@ -237,12 +237,59 @@ static void setDescriptorBindings(gpu::GPUModuleOp kernels) {
           spirv::getInterfaceVarABIAttr(0, i, std::nullopt, context));
 }
 
-/// Applies `patterns` with MLIR's greedy driver, which folds as it goes.
+/// Applies `patterns` with MLIR's greedy driver, which folds as it goes. The
+/// kernels' regions are structured, one block each: the driver's
+/// simplification of blocks (merging and pruning them) would find nothing,
+/// and costs a walk of every op's operands (docs/codegen.md, "Compile
+/// time").
 static LogicalResult applyGreedily(gpu::GPUModuleOp kernels,
                                    RewritePatternSet &&patterns) {
-  if (succeeded(applyPatternsAndFoldGreedily(kernels, std::move(patterns))))
+  GreedyRewriteConfig config;
+  config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
+  if (succeeded(
+          applyPatternsAndFoldGreedily(kernels, std::move(patterns), config)))
     return success();
   return kernels.emitError("the rewriting for SPIR-V did not converge");
+}
+
+/// Folds the integer arithmetic of `kernels` (that unrolling leaves: the
+/// remainders of the induction variables by the factor, the sums of
+/// constants) with `patterns`, from the first op to the last and again
+/// until nothing changes, as the greedy driver does over a region. The
+/// driver over the whole kernel also visited its thousands of float ops,
+/// which took three times as long (docs/codegen.md, "Compile time").
+static LogicalResult foldIntegerArithmetic(gpu::GPUModuleOp kernels,
+                                           RewritePatternSet &&patterns) {
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  GreedyRewriteConfig config;
+  config.strictMode = GreedyRewriteStrictness::ExistingAndNewOps;
+  for (int64_t pass = 0; pass < config.maxIterations; ++pass) {
+    SmallVector<Operation *> ops;
+    kernels.walk([&](Operation *op) {
+      if (isa<arith::ArithDialect>(op->getDialect()) &&
+          op->getNumResults() == 1 && op->getResult(0).getType().isIntOrIndex())
+        ops.push_back(op);
+    });
+    // The driver takes its worklist from the back.
+    std::reverse(ops.begin(), ops.end());
+    bool changed = false;
+    if (failed(applyOpPatternsAndFold(ops, frozen, config, &changed)))
+      break;
+    if (!changed)
+      return success();
+  }
+  return kernels.emitError("the rewriting for SPIR-V did not converge");
+}
+
+/// Whether `kernels` holds an op of one of the types `Ops`: the expansions
+/// skip the driver's visit of every op of a kernel without one.
+template <typename... Ops> static bool holdsOp(gpu::GPUModuleOp kernels) {
+  return kernels
+      .walk([](Operation *op) {
+        return isa<Ops...>(op) ? WalkResult::interrupt()
+                               : WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 namespace {
@@ -322,7 +369,7 @@ struct SPIRVUnrollLoopsPass
     patterns.add<FoldAlignedInductionRemainder>(context);
     arith::AddIOp::getCanonicalizationPatterns(patterns, context);
     arith::SubIOp::getCanonicalizationPatterns(patterns, context);
-    if (failed(applyGreedily(getOperation(), std::move(patterns))))
+    if (failed(foldIntegerArithmetic(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
@@ -340,6 +387,8 @@ struct SPIRVStartLoopsAtZeroPass
 struct SPIRVApproximateMathPass
     : tilec::impl::SPIRVApproximateMathPassBase<SPIRVApproximateMathPass> {
   void runOnOperation() override {
+    if (!holdsOp<math::TanhOp, math::ErfOp>(getOperation()))
+      return;
     RewritePatternSet patterns(&getContext());
     // f32 only: MLIR's rational approximations of tanh (GLSL's Tanh may be
     // computed from exponentials, losing all precision near zero and giving
@@ -354,6 +403,9 @@ struct SPIRVApproximateMathPass
 struct SPIRVExpandBF16Pass
     : tilec::impl::SPIRVExpandBF16PassBase<SPIRVExpandBF16Pass> {
   void runOnOperation() override {
+    // MLIR's expansions of the conversions from and to bf16.
+    if (!holdsOp<arith::ExtFOp, arith::TruncFOp>(getOperation()))
+      return;
     RewritePatternSet patterns(&getContext());
     arith::populateExpandBFloat16Patterns(patterns);
     if (failed(applyGreedily(getOperation(), std::move(patterns))))
@@ -380,6 +432,10 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVNarrowIntegerExtensionsPass());
   kernels.addPass(createSPIRVExpandMathPass());
   kernels.addPass(createSPIRVRoundFloatConversionsPass());
+  // Before the unrolling, which multiplies the ops that the range analysis
+  // visits (docs/codegen.md, "Compile time"); no later step makes signed
+  // divisions but the remainders' expansion, which runs on their results.
+  kernels.addPass(createSPIRVUnsignedDivisionsPass());
   kernels.addPass(createSPIRVUnrollLoopsPass());
   kernels.addPass(createSPIRVVectorBuffersPass());
   kernels.addPass(createSPIRVScalarizeVectorAccessesPass());
@@ -388,7 +444,6 @@ void tilec::addSPIRVPreparationPasses(OpPassManager &kernels) {
   kernels.addPass(createSPIRVApproximateMathPass());
   kernels.addPass(createSPIRVExpandBF16Pass());
   kernels.addPass(createSPIRVDivisorRangePass());
-  kernels.addPass(createSPIRVUnsignedDivisionsPass());
   kernels.addPass(createSPIRVRemaindersFromQuotientsPass());
   // Again, for the comparisons the expansions made (an integer abs compares
   // its operand with 0).

@@ -352,8 +352,13 @@ static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
   patterns.add<FoldSelfComparison, FoldSignDecidedComparison,
                FoldChoiceComparison<arith::CmpFOp>,
                FoldChoiceComparison<arith::CmpIOp>>(kernels.getContext());
-  // Folding that stops before a fixed point leaves correct code behind.
-  (void)applyPatternsAndFoldGreedily(kernels, std::move(patterns));
+  // Folding that stops before a fixed point leaves correct code behind. The
+  // kernels' regions are structured, one block each: the driver's
+  // simplification of blocks (merging and pruning them) would find nothing
+  // and costs a walk of every op's operands.
+  GreedyRewriteConfig config;
+  config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
+  (void)applyPatternsAndFoldGreedily(kernels, std::move(patterns), config);
   // Values the driver would merge (x / 0 - x / 0) are merged first, so that
   // its x - x shows here.
   IRRewriter rewriter(kernels.getContext());
