@@ -211,7 +211,7 @@ static void forbidContraction(spirv::ModuleOp module) {
 
 /// The ops that refer to each global variable of `module`, found by one
 /// walk: each of SymbolTable's queries of one symbol's uses walks the whole
-/// module, which took a fifth of a kernel's translation (docs/codegen.md,
+/// module, which took a seventh of a kernel's translation (docs/codegen.md,
 /// "Compile time").
 using VariableUsers = llvm::DenseMap<Operation *, SmallVector<Operation *>>;
 static FailureOr<VariableUsers> findVariableUsers(spirv::ModuleOp module,

@@ -165,7 +165,8 @@ def SPIRVUnsignedDivisionsPass
     correction that a signed division by a constant costs the driver. The
     analysis computes `index` in 64 bits, which is sound because all index
     arithmetic of the kernels fits in the module's tile.index_bits. Run
-    before tilec-spirv-remainders-from-quotients.
+    before tilec-spirv-unroll-loops, which multiplies the ops the analysis
+    visits, and before tilec-spirv-remainders-from-quotients.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
