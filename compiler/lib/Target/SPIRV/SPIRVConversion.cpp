@@ -209,24 +209,29 @@ static void forbidContraction(spirv::ModuleOp module) {
   });
 }
 
-/// The ops that refer to each global variable of `module`, found by one
-/// walk: each of SymbolTable's queries of one symbol's uses walks the whole
-/// module, which took a seventh of a kernel's translation (docs/codegen.md,
-/// "Compile time").
+/// The ops that refer to each global variable of `module`. A SPIR-V kernel
+/// reaches a variable only through the pointer of a `spirv.mlir.addressof`,
+/// which names it, as does its entry point's interface list (a variable's
+/// initializer could name another; the conversion makes none). Looking at
+/// those ops alone replaced SymbolTable's query of the module's symbol uses,
+/// which visits every attribute of every op: a twentieth of a kernel's
+/// translation (docs/codegen.md, "Compile time").
 using VariableUsers = llvm::DenseMap<Operation *, SmallVector<Operation *>>;
-static FailureOr<VariableUsers> findVariableUsers(spirv::ModuleOp module,
-                                                  SymbolTable &symbols) {
-  std::optional<SymbolTable::UseRange> uses =
-      SymbolTable::getSymbolUses(&module.getBodyRegion());
-  if (!uses)
-    return module.emitError("internal error: the SPIR-V module's symbol "
-                            "uses are unknown");
+static VariableUsers findVariableUsers(spirv::ModuleOp module,
+                                       SymbolTable &symbols) {
   VariableUsers users;
-  for (const SymbolTable::SymbolUse &use : *uses)
-    if (Operation *symbol =
-            symbols.lookup(use.getSymbolRef().getRootReference()))
-      if (isa<spirv::GlobalVariableOp>(symbol))
-        users[symbol].push_back(use.getUser());
+  auto addUser = [&](Operation *user, FlatSymbolRefAttr variable) {
+    if (auto found =
+            symbols.lookup<spirv::GlobalVariableOp>(variable.getAttr()))
+      users[found].push_back(user);
+  };
+  module.walk([&](Operation *op) {
+    if (auto address = dyn_cast<spirv::AddressOfOp>(op))
+      addUser(op, address.getVariableAttr());
+    else if (auto entryPoint = dyn_cast<spirv::EntryPointOp>(op))
+      for (Attribute variable : entryPoint.getInterface())
+        addUser(op, cast<FlatSymbolRefAttr>(variable));
+  });
   return users;
 }
 
@@ -387,11 +392,10 @@ translateToSPIRV(gpu::GPUFuncOp kernel, const DeviceProfile &profile) {
   if (failed(lowerABI.run(*scratch)))
     return failure();
   SymbolTable symbols(spirvModule);
-  FailureOr<VariableUsers> users = findVariableUsers(spirvModule, symbols);
-  if (failed(users) ||
-      failed(nameParameters(spirvModule, kernel, symbols, *users)))
+  VariableUsers users = findVariableUsers(spirvModule, symbols);
+  if (failed(nameParameters(spirvModule, kernel, symbols, users)))
     return failure();
-  declareBufferAccess(spirvModule, *users);
+  declareBufferAccess(spirvModule, users);
   declareFloatControls(spirvModule, profile);
   PassManager updateVCE(context);
   updateVCE.enableVerifier(false);
