@@ -19,9 +19,11 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -75,13 +77,13 @@ static void reportThroughSourceMgr(Diagnostic &diag,
 }
 
 /// Runs `stage`, a step that only sees IR the compiler produced, so that
-/// any error it reports is a compiler bug: the diagnostics it emits (a
-/// verifier's text, which means nothing to a user) are replaced by one
-/// internal error at the first source location among them.
+/// any error it reports is a compiler bug. The diagnostics it emits (a
+/// verifier's text, which means nothing to a user) are not shown: the
+/// location of the first error is kept in `errorLoc`. Fails where the stage
+/// failed or reported an error.
 static LogicalResult
-runInternalStage(MLIRContext &context, llvm::SourceMgr &sourceMgr,
-                 StringRef what, llvm::function_ref<LogicalResult()> stage) {
-  std::optional<Location> errorLoc;
+captureInternalErrors(MLIRContext &context, std::optional<Location> &errorLoc,
+                      llvm::function_ref<LogicalResult()> stage) {
   LogicalResult result = success();
   {
     ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
@@ -91,41 +93,88 @@ runInternalStage(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     });
     result = stage();
   }
-  if (succeeded(result) && !errorLoc)
-    return success();
+  return success(succeeded(result) && !errorLoc);
+}
+
+/// Reports that the internal stage `what` failed, as one internal error at
+/// the source location of its first error.
+static void reportInternalError(llvm::SourceMgr &sourceMgr, const Twine &what,
+                                std::optional<Location> errorLoc) {
   llvm::SMLoc at =
       errorLoc ? findSourceLoc(*errorLoc, sourceMgr) : llvm::SMLoc();
   sourceMgr.PrintMessage(at, llvm::SourceMgr::DK_Error,
                          "internal error: " + what +
                              " failed; this is a bug in tilec, please report "
                              "it with the program and the command line");
+}
+
+/// Runs the internal stage `what` (captureInternalErrors), reporting its
+/// failure.
+static LogicalResult
+runInternalStage(MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                 StringRef what, llvm::function_ref<LogicalResult()> stage) {
+  std::optional<Location> errorLoc;
+  if (succeeded(captureInternalErrors(context, errorLoc, stage)))
+    return success();
+  reportInternalError(sourceMgr, what, errorLoc);
   return failure();
 }
 
 /// Fills each kernel's SPIR-V module for `profile`'s device and, when asked,
 /// its MSL, from the kernel IR's gpu.module. Errors are reported at the
-/// kernels.
+/// kernels. Where there are several kernels, they are translated at once on
+/// the threads of `pool`: each translation works on a clone of its kernel,
+/// and the translations share nothing but the context (docs/codegen.md,
+/// "Compile time").
 static LogicalResult addSPIRVAndMSL(ModuleOp module,
                                     const DeviceProfile &profile, bool msl,
-                                    Bundle &bundle,
-                                    llvm::SourceMgr &sourceMgr) {
+                                    Bundle &bundle, llvm::SourceMgr &sourceMgr,
+                                    llvm::ThreadPoolInterface &pool) {
   auto kernelModules = module.getOps<gpu::GPUModuleOp>();
   if (llvm::range_size(kernelModules) != 1)
     return module.emitError("expected one gpu.module in the kernel IR");
   gpu::GPUModuleOp kernels = *kernelModules.begin();
+  SmallVector<gpu::GPUFuncOp> funcs;
   for (BundleKernel &kernel : bundle.kernels) {
     auto func = kernels.lookupSymbol<gpu::GPUFuncOp>(kernel.name);
     if (!func)
       return kernels.emitError("no kernel named '") << kernel.name << "'";
-    FailureOr<std::vector<uint32_t>> words = failure();
-    if (failed(runInternalStage(
-            *module.getContext(), sourceMgr,
-            "the SPIR-V conversion of kernel '" + kernel.name + "'", [&] {
-              words = translateToSPIRV(func, profile);
-              return LogicalResult(words);
-            })))
-      return failure();
-    kernel.spirv = std::move(*words);
+    funcs.push_back(func);
+  }
+
+  MLIRContext &context = *module.getContext();
+  bool parallel = funcs.size() > 1 && pool.getMaxConcurrency() > 1;
+  if (parallel) {
+    loadSPIRVTranslationDialects(context);
+    context.setThreadPool(pool);
+  }
+  // A translation that did not run (one before it failed) stays empty.
+  std::vector<std::optional<FailureOr<std::vector<uint32_t>>>> words(
+      funcs.size());
+  std::optional<Location> errorLoc;
+  LogicalResult translated = captureInternalErrors(context, errorLoc, [&] {
+    return failableParallelForEachN(&context, 0, funcs.size(), [&](size_t i) {
+      words[i] = translateToSPIRV(funcs[i], profile);
+      return LogicalResult(*words[i]);
+    });
+  });
+  if (parallel)
+    context.disableMultithreading();
+  if (failed(translated)) {
+    // The first kernel that failed, in the order of the bundle: the errors
+    // of parallel translations come in that order too.
+    std::string what = "the SPIR-V conversion of the kernels";
+    for (auto [kernel, spirv] : llvm::zip(bundle.kernels, words))
+      if (spirv && failed(*spirv)) {
+        what = "the SPIR-V conversion of kernel '" + kernel.name + "'";
+        break;
+      }
+    reportInternalError(sourceMgr, what, errorLoc);
+    return failure();
+  }
+
+  for (auto [kernel, func, spirv] : llvm::zip(bundle.kernels, funcs, words)) {
+    kernel.spirv = std::move(**spirv);
     if (!msl)
       continue;
     FailureOr<std::string> source = translateToMSL(func, kernel.spirv);
@@ -141,9 +190,12 @@ std::optional<Bundle> compileProgram(const Program &program,
                                      llvm::SourceMgr &sourceMgr,
                                      const CompileTargets &targets,
                                      const PipelineHooks &hooks) {
-  // No thread pool: the pipeline's passes run on one module, so a pool
-  // would only cost its threads, once per compile (the JIT runs many
-  // compiles at once, each on its caller's thread).
+  // No thread pool for the context: the lowering's passes run on one
+  // module, so a pool would only cost its threads, once per compile (the JIT
+  // runs many compiles at once, each on its caller's thread). Only the
+  // translation of several kernels to SPIR-V uses `pool`, which starts its
+  // threads when given work, and must outlive the context.
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(hooks.spirvThreads));
   MLIRContext context(MLIRContext::Threading::DISABLED);
   context.loadDialect<tile::TileDialect, func::FuncDialect, gpu::GPUDialect,
                       scf::SCFDialect, arith::ArithDialect, math::MathDialect,
@@ -201,7 +253,8 @@ std::optional<Bundle> compileProgram(const Program &program,
   bundle->explanation = std::move(explanation);
   // Only when asked: an OpenCL user does not pay for the SPIR-V conversion.
   if ((targets.spirv || targets.msl) &&
-      failed(addSPIRVAndMSL(*module, profile, targets.msl, *bundle, sourceMgr)))
+      failed(addSPIRVAndMSL(*module, profile, targets.msl, *bundle, sourceMgr,
+                            pool)))
     return std::nullopt;
   return bundle;
 }

@@ -47,30 +47,46 @@ DeviceProfile makeProfile() {
   return profile;
 }
 
-/// Compiles `F = A * 2 + 1;` (line 2, column 3) with `hooks`; returns what
-/// was reported, and whether a bundle came out.
-std::vector<Reported> compile(const PipelineHooks &hooks, bool &compiled,
-                              CompileTargets targets = {}) {
+/// The source of test.tile: `F = A * 2 + 1;` at line 2, column 3.
+constexpr const char *kOneStatement =
+    "function f(A) -> (F) {\n  F = A * 2 + 1;\n}\n";
+
+/// Compiles `source` (A: f32[4, 5] and, where it has one, B: f32[5, 4]) with
+/// `hooks`; returns what was reported, and the bundle if one came out.
+std::vector<Reported> compileSource(const char *source,
+                                    const PipelineHooks &hooks,
+                                    std::optional<Bundle> &bundle,
+                                    CompileTargets targets = {}) {
   std::vector<Reported> reported;
   llvm::SourceMgr sourceMgr;
   sourceMgr.setDiagHandler(collect, &reported);
   unsigned buffer = sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          "function f(A) -> (F) {\n  F = A * 2 + 1;\n}\n", "test.tile"),
-      llvm::SMLoc());
+      llvm::MemoryBuffer::getMemBufferCopy(source, "test.tile"), llvm::SMLoc());
   std::unique_ptr<ast::Module> module = parseModule(sourceMgr, buffer);
   const ast::Function *function =
       module ? selectFunction(*module, "", sourceMgr) : nullptr;
   EXPECT_NE(function, nullptr);
   if (!function)
     return reported;
-  std::optional<Program> program =
-      specialize(*function, {{"A", DType::F32, {4, 5}}}, sourceMgr);
+  std::vector<ArgBinding> args = {{"A", DType::F32, {4, 5}}};
+  if (function->params.size() > 1)
+    args.push_back({"B", DType::F32, {5, 4}});
+  std::optional<Program> program = specialize(*function, args, sourceMgr);
   EXPECT_TRUE(program.has_value());
   if (!program)
     return reported;
-  compiled = compileProgram(*program, makeProfile(), sourceMgr, targets, hooks)
-                 .has_value();
+  bundle = compileProgram(*program, makeProfile(), sourceMgr, targets, hooks);
+  return reported;
+}
+
+/// Compiles kOneStatement with `hooks`; returns what was reported, and
+/// whether a bundle came out.
+std::vector<Reported> compile(const PipelineHooks &hooks, bool &compiled,
+                              CompileTargets targets = {}) {
+  std::optional<Bundle> bundle;
+  std::vector<Reported> reported =
+      compileSource(kOneStatement, hooks, bundle, targets);
+  compiled = bundle.has_value();
   return reported;
 }
 
@@ -88,9 +104,10 @@ void useOwnResult(mlir::ModuleOp module, llvm::StringRef kind) {
   victim->setOperand(0, victim->getResult(0));
 }
 
-/// Expects one error, an internal error about `stage` at the statement.
+/// Expects one error, an internal error about `stage` at the statement of
+/// `line`.
 void expectInternalError(const std::vector<Reported> &reported,
-                         llvm::StringRef stage) {
+                         llvm::StringRef stage, int line = 2) {
   ASSERT_EQ(reported.size(), 1u);
   const Reported &error = reported.front();
   EXPECT_EQ(error.kind, llvm::SourceMgr::DK_Error);
@@ -99,7 +116,7 @@ void expectInternalError(const std::vector<Reported> &reported,
   EXPECT_NE(error.message.find("please report it"), std::string::npos)
       << error.message;
   EXPECT_EQ(error.message.find("dominate"), std::string::npos) << error.message;
-  EXPECT_EQ(error.line, 2);
+  EXPECT_EQ(error.line, line);
 }
 
 TEST(PipelineTest, CompilesWithoutHooks) {
@@ -150,6 +167,62 @@ TEST(PipelineTest, InconsistentKernelIRIsAnInternalError) {
       << reported.front().message;
   EXPECT_EQ(reported.front().message.find("tile.kind"), std::string::npos);
   EXPECT_EQ(reported.front().line, 1);
+}
+
+/// Three statements, three kernels: an elementwise one, a row sum and a
+/// matrix product.
+constexpr const char *kThreeKernels =
+    "function f(A, B) -> (F, G, H) {\n"
+    "  F = A * 2 + 1;\n"
+    "  G[i : 4] = +(A[i, j]);\n"
+    "  H[i, j : 4, 4] = +(A[i, k] * B[k, j]);\n"
+    "}\n";
+
+TEST(PipelineTest, KernelsTranslatedAtOnceAsOneAtATime) {
+  CompileTargets targets;
+  targets.spirv = true;
+  std::optional<Bundle> bundles[2];
+  for (unsigned threads : {1u, 4u}) {
+    PipelineHooks hooks;
+    hooks.spirvThreads = threads;
+    std::optional<Bundle> &bundle = bundles[threads == 1 ? 0 : 1];
+    EXPECT_TRUE(compileSource(kThreeKernels, hooks, bundle, targets).empty());
+    ASSERT_TRUE(bundle.has_value());
+  }
+  ASSERT_EQ(bundles[0]->kernels.size(), 3u);
+  ASSERT_EQ(bundles[1]->kernels.size(), 3u);
+  for (auto [one, parallel] :
+       llvm::zip(bundles[0]->kernels, bundles[1]->kernels)) {
+    EXPECT_EQ(one.name, parallel.name);
+    EXPECT_FALSE(one.spirv.empty());
+    EXPECT_EQ(one.spirv, parallel.spirv) << one.name;
+  }
+}
+
+TEST(PipelineTest, SPIRVConversionFailureIsAnInternalErrorAtItsKernel) {
+  // The second kernel without its work-group size: MLIR cannot convert it
+  // to an entry point. The kernels translate at once; the error names it.
+  std::string second;
+  PipelineHooks hooks;
+  hooks.spirvThreads = 4;
+  hooks.afterLowering = [&](mlir::ModuleOp module) {
+    unsigned index = 0;
+    module.walk([&](mlir::gpu::GPUFuncOp kernel) {
+      if (index++ != 1)
+        return;
+      second = kernel.getName().str();
+      kernel->removeAttr("spirv.entry_point_abi");
+    });
+  };
+  CompileTargets targets;
+  targets.spirv = true;
+  std::optional<Bundle> bundle;
+  std::vector<Reported> reported =
+      compileSource(kThreeKernels, hooks, bundle, targets);
+  EXPECT_FALSE(bundle.has_value());
+  ASSERT_FALSE(second.empty());
+  expectInternalError(reported,
+                      "the SPIR-V conversion of kernel '" + second + "'", 3);
 }
 
 } // namespace

@@ -31,8 +31,8 @@ namespace tilec {
 
 /// Callbacks that run on the module between the pipeline's stages, for
 /// tests (one that corrupts the module shows how the pipeline reports a bug
-/// of its own), and where to print the IR as it goes. Empty ones do
-/// nothing.
+/// of its own), where to print the IR as it goes, and the threads of the
+/// SPIR-V translation. Empty ones do nothing.
 struct PipelineHooks {
   /// After the `tile` module is emitted, before it is verified.
   std::function<void(mlir::ModuleOp)> afterTileModule;
@@ -41,6 +41,9 @@ struct PipelineHooks {
   /// Where to print the module before lowering and after each lowering pass
   /// (`tilec compile --print-ir-after-all`), or null.
   llvm::raw_ostream *printIRAfterAll = nullptr;
+  /// How many kernels are translated to SPIR-V at once; 0: as many as the
+  /// machine has hardware threads. The translations do not depend on it.
+  unsigned spirvThreads = 0;
 };
 
 /// Compiles `program` for a device described by `profile`, printing the code

@@ -339,6 +339,19 @@ static void declareFloatControls(spirv::ModuleOp module,
   }
 }
 
+void loadSPIRVTranslationDialects(MLIRContext &context) {
+  DialectRegistry registry;
+  OpPassManager prepare(gpu::GPUModuleOp::getOperationName());
+  addSPIRVPreparationPasses(prepare);
+  prepare.getDependentDialects(registry);
+  spirv::createSPIRVLowerABIAttributesPass()->getDependentDialects(registry);
+  spirv::createSPIRVUpdateVCEPass()->getDependentDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadDialect<spirv::SPIRVDialect>();
+  for (StringRef name : registry.getDialectNames())
+    context.getOrLoadDialect(name);
+}
+
 FailureOr<std::vector<uint32_t>>
 translateToSPIRV(gpu::GPUFuncOp kernel, const DeviceProfile &profile) {
   auto kernels = kernel->getParentOfType<gpu::GPUModuleOp>();

@@ -50,6 +50,11 @@ inline constexpr const char *kSPIRVTargetEnvName = "vulkan1.2";
 mlir::FailureOr<std::vector<uint32_t>>
 translateToSPIRV(mlir::gpu::GPUFuncOp kernel, const DeviceProfile &profile);
 
+/// Loads into `context` every dialect that translateToSPIRV's passes depend
+/// on. Several kernels may then be translated at once on the context's
+/// threads: a dialect loaded while threads run would race.
+void loadSPIRVTranslationDialects(mlir::MLIRContext &context);
+
 /// Prints `words` as SPIRV-Tools' assembly with friendly names. A module that
 /// cannot be disassembled is a failure, with SPIRV-Tools' message in `error`.
 mlir::LogicalResult printSPIRVAssembly(llvm::ArrayRef<uint32_t> words,
