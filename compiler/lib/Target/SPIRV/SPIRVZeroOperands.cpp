@@ -32,6 +32,7 @@
 #include "tilec/Target/SPIRV/Passes.h"
 
 #include "Math/FloatBuilder.h"
+#include "SPIRVIntegerMerging.h"
 
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
@@ -347,6 +348,26 @@ struct FoldChoiceComparison : OpRewritePattern<CmpOp> {
 };
 } // namespace
 
+/// Whether every arith or math op of `kernels` that has a float operand or
+/// result is an fma or a constant.
+static bool computesFloatsOnlyThroughFma(gpu::GPUModuleOp kernels) {
+  auto isFloat = [](Type type) {
+    return isa<FloatType>(getElementTypeOrSelf(type));
+  };
+  return !kernels
+              .walk([&](Operation *op) {
+                if (!isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+                        op->getDialect()) ||
+                    isa<math::FmaOp, arith::ConstantOp>(op))
+                  return WalkResult::advance();
+                if (llvm::any_of(op->getOperandTypes(), isFloat) ||
+                    llvm::any_of(op->getResultTypes(), isFloat))
+                  return WalkResult::interrupt();
+                return WalkResult::advance();
+              })
+              .wasInterrupted();
+}
+
 static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
   RewritePatternSet patterns(kernels.getContext());
   patterns.add<FoldSelfComparison, FoldSignDecidedComparison,
@@ -360,7 +381,16 @@ static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
   config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
   (void)applyPatternsAndFoldGreedily(kernels, std::move(patterns), config);
   // Values the driver would merge (x / 0 - x / 0) are merged first, so that
-  // its x - x shows here.
+  // its x - x shows here. A kernel that computes with floats only through
+  // fma and constants (a contraction without an epilogue: the unrolled, long
+  // kernels) has no operation to rewrite below; what the preparation
+  // computes twice in it is integer arithmetic, which a merge of the integer
+  // ops alone removes at a sixteenth of CSE's cost (docs/codegen.md, "Compile
+  // time").
+  if (computesFloatsOnlyThroughFma(kernels)) {
+    mergeEqualIntegerArithmetic(kernels);
+    return;
+  }
   IRRewriter rewriter(kernels.getContext());
   DominanceInfo dominance(kernels);
   eliminateCommonSubExpressions(rewriter, dominance, kernels);

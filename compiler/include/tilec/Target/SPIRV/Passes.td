@@ -263,7 +263,9 @@ def SPIRVKeepZeroOperandsExactPass
     zero then meets the same simplification.
     After a CSE (so that the driver's merged x - x shows), each such
     operation becomes an exact IEEE equivalent with no +0.0 operand and no
-    repeated one. Run after every folding step.
+    repeated one. A kernel that computes with floats only through fma has
+    none: its integer ops computed twice are merged instead of the CSE.
+    Run after every folding step.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect"];
