@@ -181,13 +181,14 @@ constexpr const char *kThreeKernels =
 TEST(PipelineTest, KernelsTranslatedAtOnceAsOneAtATime) {
   CompileTargets targets;
   targets.spirv = true;
+  const unsigned threads[2] = {1, 4};
   std::optional<Bundle> bundles[2];
-  for (unsigned threads : {1u, 4u}) {
+  for (int i = 0; i < 2; ++i) {
     PipelineHooks hooks;
-    hooks.spirvThreads = threads;
-    std::optional<Bundle> &bundle = bundles[threads == 1 ? 0 : 1];
-    EXPECT_TRUE(compileSource(kThreeKernels, hooks, bundle, targets).empty());
-    ASSERT_TRUE(bundle.has_value());
+    hooks.spirvThreads = threads[i];
+    EXPECT_TRUE(
+        compileSource(kThreeKernels, hooks, bundles[i], targets).empty());
+    ASSERT_TRUE(bundles[i].has_value());
   }
   ASSERT_EQ(bundles[0]->kernels.size(), 3u);
   ASSERT_EQ(bundles[1]->kernels.size(), 3u);

@@ -11,7 +11,6 @@
 
 #include "SPIRVIntegerMerging.h"
 
-#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -51,15 +50,12 @@ using KnownValues = llvm::ScopedHashTable<
         llvm::ScopedHashTableVal<Operation *, Operation *>>>;
 } // namespace
 
-static bool isIntegerType(Type type) {
-  return isa<IntegerType, IndexType>(type);
-}
-
 /// An op whose one result only its operands and attributes decide.
 static bool isMergeable(Operation &op) {
   return op.getNumRegions() == 0 && op.getNumResults() == 1 &&
-         isIntegerType(op.getResult(0).getType()) &&
-         llvm::all_of(op.getOperandTypes(), isIntegerType) &&
+         op.getResult(0).getType().isIntOrIndex() &&
+         llvm::all_of(op.getOperandTypes(),
+                      [](Type type) { return type.isIntOrIndex(); }) &&
          isMemoryEffectFree(&op);
 }
 
