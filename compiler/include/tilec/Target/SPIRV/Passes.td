@@ -159,12 +159,15 @@ def SPIRVUnsignedDivisionsPass
   let summary = "Divide unsigned where both operands are non-negative";
   let description = [{
     Rewrites `arith.divsi` and `arith.remsi` to `arith.divui` and
-    `arith.remui` where MLIR's integer range analysis proves both operands
-    non-negative (work-item and group ids, the loop counters and the
-    coordinates computed from them): the same values, without the sign
+    `arith.remui` where the ops' integer range inference proves both
+    operands non-negative (work-item and group ids, the loop counters and
+    the coordinates computed from them): the same values, without the sign
     correction that a signed division by a constant costs the driver. The
-    analysis computes `index` in 64 bits, which is sound because all index
-    arithmetic of the kernels fits in the module's tile.index_bits. Run
+    ranges are computed on demand, for the divisions' operands and what they
+    are computed from, as MLIR's integer range analysis computes them (a
+    value carried by a loop gets its type's range). They are in 64 bits for
+    `index`, which is sound because all index arithmetic of the kernels fits
+    in the module's tile.index_bits. Run
     before tilec-spirv-unroll-loops, which multiplies the ops the analysis
     visits, and before tilec-spirv-remainders-from-quotients.
   }];

@@ -2,7 +2,10 @@
 // operands the integer range analysis proves non-negative (group and
 // work-item ids, a loop counter from them, the coordinates of an index
 // space) becomes the unsigned one; one whose dividend may be negative (a
-// padded coordinate, a loaded value) stays signed.
+// padded coordinate, a loaded value) stays signed. The ranges are asked for
+// on demand: an `scf.if` of two non-negative values is non-negative, and a
+// value carried by a loop gets the range of its type, so its quotient stays
+// signed.
 // RUN: tile-opt --tilec-spirv-unsigned-divisions %s | FileCheck %s
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -37,6 +40,20 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
       %q = arith.remsi %loaded, %c3 : i32
       memref.store %q, %d[%c0] : memref<1xi32>
       memref.store %sum, %out[%p] : memref<256xf32>
+      %low = arith.cmpi ult, %t, %c56 : index
+      %either = scf.if %low -> index {
+        scf.yield %t : index
+      } else {
+        scf.yield %g : index
+      }
+      %e = arith.divsi %either, %c6 : index
+      %carried = scf.for %j = %c0 to %c56 step %c1 iter_args(%count = %t) -> index {
+        %next = arith.addi %count, %c1 : index
+        scf.yield %next : index
+      }
+      %f = arith.divsi %carried, %c6 : index
+      %sum2 = arith.addi %e, %f : index
+      memref.store %sum, %out[%sum2] : memref<256xf32>
       gpu.return
     }
   }
@@ -49,5 +66,9 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: arith.divui %[[I]], %{{.*}} : index
 // CHECK: arith.divsi %{{.*}}, %{{.*}} : index
 // CHECK: arith.remsi %{{.*}}, %{{.*}} : i32
+// CHECK: scf.if
+// CHECK: arith.divui %{{.*}}, %{{.*}} : index
+// CHECK: scf.for
+// CHECK: arith.divsi %{{.*}}, %{{.*}} : index
 // CHECK-NOT: arith.divui
 // CHECK-NOT: arith.remui
