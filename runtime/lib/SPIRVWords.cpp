@@ -25,23 +25,26 @@ static int digitValue(char c) {
 }
 
 std::string encodeSPIRVWords(const std::vector<uint32_t> &words) {
-  std::vector<uint8_t> bytes;
-  bytes.reserve(words.size() * 4);
-  for (uint32_t word : words)
-    for (unsigned shift = 0; shift < 32; shift += 8)
-      bytes.push_back(static_cast<uint8_t>(word >> shift));
-  std::string text;
-  text.reserve((bytes.size() + 2) / 3 * 4);
-  for (size_t i = 0; i < bytes.size(); i += 3) {
-    size_t count = std::min<size_t>(3, bytes.size() - i);
-    uint32_t group = bytes[i] << 16;
+  // Byte i of the binary, each word's least significant byte first. Written
+  // straight into the text, three bytes to four digits: a kernel's words
+  // are tens of kilobytes, and appending a digit at a time through a vector
+  // of the bytes cost 1.6% of a convolution's compile.
+  auto byte = [&](size_t i) -> uint32_t {
+    return words[i / 4] >> (8 * (i % 4)) & 0xff;
+  };
+  size_t size = words.size() * 4;
+  std::string text((size + 2) / 3 * 4, '=');
+  char *digit = text.data();
+  for (size_t i = 0; i < size; i += 3) {
+    size_t count = std::min<size_t>(3, size - i);
+    uint32_t group = byte(i) << 16;
     if (count > 1)
-      group |= bytes[i + 1] << 8;
+      group |= byte(i + 1) << 8;
     if (count > 2)
-      group |= bytes[i + 2];
-    for (size_t digit = 0; digit < 4; ++digit)
-      text +=
-          digit <= count ? kAlphabet[(group >> (18 - 6 * digit)) & 63] : '=';
+      group |= byte(i + 2);
+    for (size_t place = 0; place <= count; ++place)
+      *digit++ = kAlphabet[group >> (18 - 6 * place) & 63];
+    digit += 3 - count;
   }
   return text;
 }

@@ -194,12 +194,16 @@ TEST(BundleTest, FileFormIsReadableJsonWithFormatAndVersion) {
 
 TEST(BundleTest, SPIRVIsBase64OfLittleEndianWords) {
   Bundle bundle = sampleBundle();
-  // 4, 8 and 12 bytes: base64 with two, one and no padding characters.
+  // 4, 8 and 12 bytes: base64 with two, one and no padding characters
+  // (the texts of Python's base64.b64encode of the bytes).
+  const char *texts[] = {"AwIjBw==", "AwIjBwAFAQA=", "AwIjBwAFAQDvvq3e"};
   for (size_t count : {1, 2, 3}) {
     std::vector<uint32_t> &words = bundle.kernels[1].spirv;
     words = {0x07230203, 0x00010500, 0xdeadbeef};
     words.resize(count);
-    Expected<Bundle> parsed = parseBundle(serializeBundle(bundle), "b.json");
+    std::string text = serializeBundle(bundle);
+    EXPECT_EQ(json::parse(text)["kernels"][1]["spirv"], texts[count - 1]);
+    Expected<Bundle> parsed = parseBundle(text, "b.json");
     ASSERT_TRUE(parsed) << parsed.error().message();
     EXPECT_EQ(parsed->kernels[1].spirv, words);
   }
