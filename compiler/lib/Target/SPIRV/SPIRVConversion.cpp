@@ -14,7 +14,9 @@
 #include "tilec/Target/SPIRV/Passes.h"
 #include "tilec/Target/SPIRV/SPIRV.h"
 
+#include "SPIRVConversionTarget.h"
 #include "SPIRVTools.h"
+#include "SPIRVUpdateVCE.h"
 #include "SPIRVVectorRows.h"
 
 #include "mlir/Conversion/ArithToSPIRV/ArithToSPIRV.h"
@@ -45,7 +47,7 @@ using namespace mlir;
 namespace tilec {
 
 /// Vulkan 1.2 (SPIR-V 1.5, where 8- and 16-bit storage are core) with every
-/// capability that some dtype needs; spirv-update-vce then keeps only those
+/// capability that some dtype needs; updateVCETriple then keeps only those
 /// a module uses, so a device needs exactly the features its program uses.
 /// The resource limits only bound what the conversion may assume; the
 /// scheduler already fitted every kernel to the device's profile.
@@ -63,8 +65,9 @@ static spirv::TargetEnvAttr getVulkanTargetEnv(MLIRContext *context) {
       Capability::SignedZeroInfNanPreserve,
       Capability::DenormPreserve,
   };
-  // Core in SPIR-V 1.4, but MLIR 19's spirv-update-vce still asks for the
-  // extension of the float-controls execution modes.
+  // Core in SPIR-V 1.4, but MLIR 19's spirv-update-vce, which
+  // updateVCETriple follows, still asks for the extension of the
+  // float-controls execution modes.
   spirv::Extension extensions[] = {spirv::Extension::SPV_KHR_float_controls};
   auto triple = spirv::VerCapExtAttr::get(spirv::Version::V_1_5, capabilities,
                                           extensions, context);
@@ -165,7 +168,7 @@ static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
 
   spirv::TargetEnvAttr targetEnv = spirv::lookupTargetEnv(kernels);
   std::unique_ptr<ConversionTarget> target =
-      SPIRVConversionTarget::get(targetEnv);
+      getSPIRVConversionTarget(targetEnv);
   SPIRVConversionOptions options;
   options.use64bitIndex = use64BitIndex;
   // The environment has 8- and 16-bit types; never pack them into i32.
@@ -345,7 +348,6 @@ void loadSPIRVTranslationDialects(MLIRContext &context) {
   addSPIRVPreparationPasses(prepare);
   prepare.getDependentDialects(registry);
   spirv::createSPIRVLowerABIAttributesPass()->getDependentDialects(registry);
-  spirv::createSPIRVUpdateVCEPass()->getDependentDialects(registry);
   context.appendDialectRegistry(registry);
   context.loadDialect<spirv::SPIRVDialect>();
   for (StringRef name : registry.getDialectNames())
@@ -397,7 +399,7 @@ translateToSPIRV(gpu::GPUFuncOp kernel, const DeviceProfile &profile) {
   spirv::ModuleOp spirvModule = *spirvModules.begin();
   forbidContraction(spirvModule);
   // The entry points come from the ABI attributes; the execution modes then
-  // go on them, before spirv-update-vce keeps the capabilities they need.
+  // go on them, before updateVCETriple keeps the capabilities they need.
   PassManager lowerABI(context);
   lowerABI.enableVerifier(false);
   lowerABI.nest<spirv::ModuleOp>().addPass(
@@ -410,10 +412,7 @@ translateToSPIRV(gpu::GPUFuncOp kernel, const DeviceProfile &profile) {
     return failure();
   declareBufferAccess(spirvModule, users);
   declareFloatControls(spirvModule, profile);
-  PassManager updateVCE(context);
-  updateVCE.enableVerifier(false);
-  updateVCE.nest<spirv::ModuleOp>().addPass(spirv::createSPIRVUpdateVCEPass());
-  if (failed(updateVCE.run(*scratch)))
+  if (failed(updateVCETriple(spirvModule)))
     return failure();
 
   if (failed(verify(spirvModule)))
