@@ -76,8 +76,11 @@ def split_top_level(text):
     """`text` split at the commas outside brackets and parentheses."""
     parts, depth, start = [], 0, 0
     for i, char in enumerate(text):
-        depth += char in "[(" and 1 or (char in "])" and -1 or 0)
-        if char == "," and depth == 0:
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        elif char == "," and depth == 0:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])
@@ -90,9 +93,10 @@ def copies_program(source, copies):
     with another; returns the program and the renaming of its inputs for each copy."""
     match = re.search(r"function\s+\w+\s*\((.*?)\)\s*->\s*\((.*?)\)\s*\{(.*)\}", source,
                       re.S)
-    inputs, outputs, body = split_top_level(match.group(1)), match.group(2), match.group(3)
+    inputs, outputs = split_top_level(match.group(1)), split_top_level(match.group(2))
+    body = match.group(3)
     tensors = [re.match(r"\w+", arg).group(0) for arg in inputs]
-    tensors += split_top_level(outputs)
+    tensors += outputs
     tensors += re.findall(r"^\s*(\w+)\s*(?:\[|=)", body, re.M)
     pattern = re.compile(r"\b(%s)\b" % "|".join(sorted(set(tensors), key=len, reverse=True)))
     renamed = [lambda text, k=k: pattern.sub(lambda m: "%s_%d" % (m.group(1), k), text)
@@ -100,7 +104,7 @@ def copies_program(source, copies):
     program = "".join(line + "\n" for line in source.splitlines() if line.startswith("import "))
     program += "function copies(%s) -> (%s) {\n%s\n}\n" % (
         ", ".join(rename(arg) for rename in renamed for arg in inputs),
-        ", ".join(rename(out) for rename in renamed for out in split_top_level(outputs)),
+        ", ".join(rename(out) for rename in renamed for out in outputs),
         "\n".join(rename(body) for rename in renamed))
     return program, renamed
 
@@ -134,14 +138,14 @@ def main():
         profile = os.path.join(work, "gpu.json")
         with open(profile, "w") as f:
             json.dump(GPU_PROFILE, f)
+        if args.schedules:
+            return schedule_costs(args, work, profile)
         one = os.path.join(work, "matmul.tile")
         chain = os.path.join(work, "chain.tile")
         with open(one, "w") as f:
             f.write(chain_program(1))
         with open(chain, "w") as f:
             f.write(chain_program(args.kernels))
-        if args.schedules:
-            return schedule_costs(args, work, profile)
         shapes = ["--arg", "A=f32[1024,1024]", "--arg", "B=f32[1024,1024]"]
 
         def compile_command(source, target):
