@@ -224,6 +224,14 @@ constexpr int64_t kCoalescedElements = 32;
 /// that shares them and combines them by a tree.
 constexpr int64_t kSerialCombination = 32;
 
+/// The partials a work-item of a reduction's last work-group reads before it
+/// combines the first of them (docs/scheduler.md, "Reduction").
+constexpr int64_t kPartialsInFlight = 8;
+
+/// The loop passes of a work-item of a reduction's last work-group that
+/// combines `schedule`'s partials (lastGroupCombines).
+double countCombiningPasses(const Schedule &schedule);
+
 /// A tiled schedule splits its reduction (split-K) only into parts of at
 /// least this many steps of the reduction (8 slices of 16, 16 of 8): a
 /// part's work-group writes its tile of partial sums (blockM x blockN

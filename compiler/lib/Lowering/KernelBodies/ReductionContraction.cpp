@@ -112,39 +112,56 @@ static void emitLastGroupCombination(KernelContext &context,
   // Sharer t < `sharers` of an element takes parts t, t + sharers, ... in
   // order. The loop runs as many passes in every work-item, each guarded:
   // lavapipe (Mesa 22.3) loses the atomics of a loop whose work-items leave
-  // it at different passes, and every store after them.
+  // it at different passes, and every store after them. A pass reads
+  // kPartialsInFlight partials before it combines the first, so that their
+  // round trips to memory overlap rather than add up (docs/scheduler.md).
   int64_t sharers = getCombiningSharers(schedule);
+  int64_t reads = llvm::divideCeil(parts, sharers);
+  int64_t inFlight = std::min(reads, kPartialsInFlight);
   Value sharing = index.lessThan(at.sharer, sharers);
   if (at.valid)
     sharing = index.land(sharing, at.valid);
   Value identity =
       emitIdentity(b, loc, op.getAggregation(), op.getType().getElementType());
   auto loop = b.create<scf::ForOp>(
-      loc, index.constant(0), index.constant(llvm::divideCeil(parts, sharers)),
+      loc, index.constant(0), index.constant(llvm::divideCeil(reads, inFlight)),
       index.constant(1), aggregator.start(identity));
   SmallVector<Value> total(loop.getResults());
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value part =
-        index.add(at.sharer, index.mul(loop.getInductionVar(), sharers));
-    ValueRange carried = loop.getRegionIterArgs();
-    auto ifOp =
-        b.create<scf::IfOp>(loc, carried.getTypes(),
-                            index.land(sharing, index.lessThan(part, parts)),
-                            /*withElseRegion=*/true);
-    b.create<scf::YieldOp>(loc, ifOp.getResults());
-    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    SmallVector<Value> values;
-    for (unsigned value = 0; value < aggregator.size(); ++value) {
-      Value bits = emitAtomic(
-          b, loc, arith::AtomicRMWKind::andi, zero, context.partials,
-          emitPartialPosition(index, value, at.element, elements, part, parts));
-      values.push_back(
-          type == word ? bits : b.create<arith::BitcastOp>(loc, type, bits));
+    SmallVector<Value> guards;
+    SmallVector<SmallVector<Value>> read;
+    for (int64_t slot = 0; slot < inFlight; ++slot) {
+      Value pass = index.add(index.mul(loop.getInductionVar(), inFlight),
+                             index.constant(slot));
+      Value part = index.add(at.sharer, index.mul(pass, sharers));
+      guards.push_back(index.land(sharing, index.lessThan(part, parts)));
+      SmallVector<Type> types(aggregator.size(), type);
+      auto ifOp = b.create<scf::IfOp>(loc, types, guards.back(),
+                                      /*withElseRegion=*/true);
+      read.emplace_back(ifOp.getResults());
+      OpBuilder::InsertionGuard branch(b);
+      b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      SmallVector<Value> values;
+      for (unsigned value = 0; value < aggregator.size(); ++value) {
+        Value bits = emitAtomic(b, loc, arith::AtomicRMWKind::andi, zero,
+                                context.partials,
+                                emitPartialPosition(index, value, at.element,
+                                                    elements, part, parts));
+        values.push_back(
+            type == word ? bits : b.create<arith::BitcastOp>(loc, type, bits));
+      }
+      b.create<scf::YieldOp>(loc, values);
+      b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      b.create<scf::YieldOp>(loc, aggregator.start(identity));
     }
-    b.create<scf::YieldOp>(loc, aggregator.combine(carried, values));
-    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    SmallVector<Value> carried(loop.getRegionIterArgs());
+    for (auto [valid, values] : llvm::zip(guards, read)) {
+      SmallVector<Value> combined = aggregator.combine(carried, values);
+      for (auto [next, old] : llvm::zip(combined, carried))
+        old = b.create<arith::SelectOp>(loc, valid, next, old);
+    }
     b.create<scf::YieldOp>(loc, carried);
   }
   arrays.store(total, at.item);

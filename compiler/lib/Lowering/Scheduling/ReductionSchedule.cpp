@@ -259,10 +259,7 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
   // partials each.
   schedule.loopPasses =
       countSharedPasses(split, tuples, sharersPerGroup * partialGroups) +
-      (lastGroupCombines
-           ? countLoopPasses({std::ceil(double(partialGroups) /
-                                        double(getCombiningSharers(schedule)))})
-           : 0);
+      (lastGroupCombines ? countCombiningPasses(schedule) : 0);
   std::string size = std::to_string(groupSize);
   std::string perElement = size + " work-items";
   if (elementsPerGroup > 1)
@@ -329,6 +326,13 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
                            : "the largest work-group that stays below") +
         ")";
   return schedule;
+}
+
+double lowering::countCombiningPasses(const Schedule &schedule) {
+  int64_t reads =
+      llvm::divideCeil(schedule.partialGroups, getCombiningSharers(schedule));
+  return countLoopPasses(
+      {double(llvm::divideCeil(reads, std::min(reads, kPartialsInFlight)))});
 }
 
 Schedule lowering::scheduleCombination(const Schedule &first, int64_t elements,
