@@ -3,7 +3,7 @@
 # the NVIDIA driver where the machine keeps it under /usr/local/nvidia, and puts .device/bin first on
 # PATH. `clinfo -l` then lists the NVIDIA CUDA platform. A packed lavapipe is added to Vulkan's drivers.
 D=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-for f in "$D"/bin/*.xz "$D"/lib/*.xz; do
+for f in "$D"/bin/*.xz "$D"/lib/*.xz "$D"/builds/*/*/*.xz; do
   [ -e "$f" ] && python3 -c "import lzma,sys;open(sys.argv[1][:-3],'wb').write(lzma.open(sys.argv[1]).read())" "$f" &&
     chmod +x "${f%.xz}" && rm -f "$f"
 done

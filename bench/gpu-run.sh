@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The GPU machine's run, in stages (all of them by default), logs and results in $OUT (or
 # /tmp/gpu-run). Pack here with bench/pack-gpu.sh; there, from the project root:
-#   source .device/setup.sh && bash bench/gpu-run.sh [devices] [bench[=REGEX]] [e2e] [mandelbrot] \
+#   source .device/setup.sh && bash bench/gpu-run.sh [devices] [bench[=REGEX]] [compare[=REGEX]] [e2e] [mandelbrot] \
 #     [train[=EPOCHS]] [step]
 # - devices: the GPU, its driver, the OpenCL platforms and what `tilec devices` sees;
 # - bench: bench/run.py's table (the rows matching REGEX) on the NVIDIA device, beside PyTorch and
 #   CLBlast, while the GPU is otherwise idle;
+# - compare[=REGEX]: bench/compare_builds.py on the rows matching REGEX, the packed build beside each
+#   build that pack-gpu.sh --build packed (.device/builds/LABEL);
 # - e2e: the end-to-end suite against the reference interpreter on the GPU's OpenCL device and on
 #   its Vulkan device (without the validation layer, which is not packed);
 # - mandelbrot: the Mandelbrot example's GPU-vs-CPU table, and the 500x500 image the GPU rendered;
@@ -45,6 +47,17 @@ for stage in "${stages[@]}"; do
     only=${only#=}
     PYTHONUNBUFFERED=1 python3 bench/run.py --device NVIDIA --name "${TILEC_BENCH_NAME:-gpu}" \
       --output-dir "$out" --only "$only" 2>&1 | tee -a "$out/bench.txt"
+    ;;
+  compare | compare=*)
+    only=${stage#compare}
+    only=${only#=}
+    builds=(--build "$(cat .device/label)=$root/.device/bin/tilec")
+    for dir in .device/builds/*/; do
+      [ -e "$dir/bin/tilec" ] && builds+=(--build "$(basename "$dir")=$root/${dir}bin/tilec")
+    done
+    PYTHONUNBUFFERED=1 python3 bench/compare_builds.py --device NVIDIA \
+      --name "${TILEC_BENCH_NAME:-gpu}" --output-dir "$out" --only "$only" "${builds[@]}" 2>&1 |
+      tee -a "$out/compare.txt"
     ;;
   e2e)
     for backend in opencl vulkan; do
@@ -105,7 +118,7 @@ SITE
     [ -z "$unexplained" ] || (cd /tmp/tilec-difftest && tar czf "$out/unexplained.tgz" $unexplained)
     ;;
   *)
-    echo "gpu-run.sh: unknown stage '$stage' (devices, bench[=REGEX], e2e, mandelbrot, train[=EPOCHS], step, difftest[=SECONDS])" >&2
+    echo "gpu-run.sh: unknown stage '$stage' (devices, bench[=REGEX], compare[=REGEX], e2e, mandelbrot, train[=EPOCHS], step, difftest[=SECONDS])" >&2
     exit 2
     ;;
   esac

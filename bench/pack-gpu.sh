@@ -5,17 +5,29 @@
 # (binaries and libraries xz-compressed where over 256 KiB; .device/setup.sh unpacks them), the OpenCL/Vulkan loader
 # packages, clinfo and lit. With --lavapipe it adds Mesa's lavapipe (this machine's, with the LLVM it
 # links: about 33 MB more), a second Vulkan implementation on the CPU that the difftest runs the GPU's
-# own SPIR-V on (docs/testing.md, `vulkan-driver-miscompile`).
+# own SPIR-V on (docs/testing.md, `vulkan-driver-miscompile`). Each --build LABEL=DIR adds the tilec of
+# another build tree (DIR/bin/tilec, with its DIR/lib/libtilec_runtime) as .device/builds/LABEL, for
+# the `compare` stage of gpu-run.sh (bench/compare_builds.py); the packed build itself is labelled by
+# its commit.
 # Run after building build/; then take .device along and start the command there with
 #   source .device/setup.sh && bash bench/gpu-run.sh
 set -euo pipefail
 lavapipe=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
 with_lavapipe=false
-case ${1:-} in
---lavapipe) with_lavapipe=true ;;
-"") ;;
-*) echo "usage: bash bench/pack-gpu.sh [--lavapipe]" >&2; exit 2 ;;
-esac
+builds=()
+usage() { echo "usage: bash bench/pack-gpu.sh [--lavapipe] [--build LABEL=DIR]..." >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case $1 in
+  --lavapipe) with_lavapipe=true ;;
+  --build)
+    [ $# -ge 2 ] && [[ "$2" == *=* ]] || usage
+    builds+=("$2")
+    shift
+    ;;
+  *) usage ;;
+  esac
+  shift
+done
 root=$(git rev-parse --show-toplevel)
 cd "$root"
 mkdir -p "$(git rev-parse --git-path info)"
@@ -45,10 +57,20 @@ if $with_lavapipe; then
   printf '{"file_format_version": "1.0.0", "ICD": {"library_path": "%s", "api_version": "1.1.230"}}\n' \
     "$(basename "$lavapipe")" > .device/icd/lvp_icd.json
 fi
+# The packed build's label, and the other builds' tilec with the runtime library it links.
+git describe --always --dirty > .device/label
+for build in ${builds[@]+"${builds[@]}"}; do
+  label=${build%%=*}
+  dir=${build#*=}
+  mkdir -p ".device/builds/$label/bin" ".device/builds/$label/lib"
+  cp "$dir/bin/tilec" ".device/builds/$label/bin/"
+  cp -L "$dir"/lib/libtilec_runtime.so.* ".device/builds/$label/lib/"
+done
 # Compress each large binary and library once per machine (the tools hold LLVM and MLIR: about 60 s).
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/tilec-device-pack"
 mkdir -p "$cache"
-for f in .device/bin/* .device/lib/*; do
+for f in .device/bin/* .device/lib/* .device/builds/*/*/*; do
+  [ -f "$f" ] || continue
   [ "$(stat -c %s "$f")" -gt 262144 ] || continue
   key="$cache/$(basename "$f").$(sha1sum "$f" | cut -c1-12).xz"
   [ -e "$key" ] || xz -T2 -6 -c "$f" > "$key"
