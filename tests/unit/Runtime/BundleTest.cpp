@@ -214,6 +214,25 @@ TEST(BundleTest, SPIRVIsBase64OfLittleEndianWords) {
             "kernel void relu_1(device float *y [[buffer(0)]]) {}");
 }
 
+TEST(BundleTest, SPIRVGoesIntoItsOwnKernelWhateverTheStringsSay) {
+  // serializeBundle writes each kernel's base64 into the dumped text: the
+  // text is that of a plain dump, even where other strings hold the key.
+  Bundle bundle = sampleBundle();
+  bundle.kernels[0].spirv = {0x07230203};
+  bundle.kernels[1].spirv = {0x07230203, 0x00010500};
+  bundle.kernels[0].sourceLocation = "\"spirv\": \"\"";
+  bundle.kernels[1].msl = "// \"spirv\": \"\" and \\\"spirv\\\": \"\"";
+  bundle.explanation = "\"spirv\": \"\"";
+  std::string text = serializeBundle(bundle);
+  json object = json::parse(text);
+  EXPECT_EQ(object["kernels"][0]["spirv"], "AwIjBw==");
+  EXPECT_EQ(object["kernels"][1]["spirv"], "AwIjBwAFAQA=");
+  EXPECT_EQ(object["kernels"][0]["source_location"], "\"spirv\": \"\"");
+  EXPECT_EQ(object["kernels"][1]["msl"], bundle.kernels[1].msl);
+  EXPECT_EQ(object["explanation"], "\"spirv\": \"\"");
+  EXPECT_EQ(nlohmann::ordered_json::parse(text).dump(2) + "\n", text);
+}
+
 TEST(BundleTest, BundlesWithoutSPIRVOrMSLAreRead) {
   Bundle bundle = sampleBundle();
   for (BundleKernel &kernel : bundle.kernels) {
