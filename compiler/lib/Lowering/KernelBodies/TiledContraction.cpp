@@ -175,13 +175,21 @@ TiledContraction::getStagePosition(const StagedOperand &staged, int64_t load) {
   bool alongK = staged.operand.kStride == 1;
   int64_t fastExtent =
       (alongK ? tile.blockK : staged.blockOuter) / staged.width;
-  Value element =
-      index.add(threadLinear, index.constant(load * threadsX * threadsY));
+  int64_t step = load * threadsX * threadsY;
+  // Where the loads advance by whole rows of the slice, each keeps the
+  // work-item's first fast position and moves the slow one by a constant:
+  // all share one remainder and one quotient, and an implicit GEMM one
+  // decomposition of that k (or row), not one per load.
+  Value element = step % fastExtent == 0
+                      ? threadLinear
+                      : index.add(threadLinear, index.constant(step));
   Value fast = index.mul(
       b.createOrFold<arith::RemSIOp>(loc, element, index.constant(fastExtent)),
       staged.width);
   Value slow =
       b.createOrFold<arith::DivSIOp>(loc, element, index.constant(fastExtent));
+  if (step % fastExtent == 0)
+    slow = index.add(slow, index.constant(step / fastExtent));
   return alongK ? std::pair{fast, slow} : std::pair{slow, fast};
 }
 
