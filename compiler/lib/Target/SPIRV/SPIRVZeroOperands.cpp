@@ -373,13 +373,22 @@ static void keepZeroOperandsExact(gpu::GPUModuleOp kernels) {
   patterns.add<FoldSelfComparison, FoldSignDecidedComparison,
                FoldChoiceComparison<arith::CmpFOp>,
                FoldChoiceComparison<arith::CmpIOp>>(kernels.getContext());
-  // Folding that stops before a fixed point leaves correct code behind. The
-  // kernels' regions are structured, one block each: the driver's
-  // simplification of blocks (merging and pruning them) would find nothing
-  // and costs a walk of every op's operands.
-  GreedyRewriteConfig config;
-  config.enableRegionSimplification = GreedySimplifyRegionLevel::Disabled;
-  (void)applyPatternsAndFoldGreedily(kernels, std::move(patterns), config);
+  // The driver starts from every op but the fmas of variables. Each pattern
+  // starts at a comparison, and a folded op's users join the worklist. An
+  // fma folds only where its operands are constants, and the thousands of
+  // an unrolled product are not: the driver's attempts to fold them took
+  // half of the pass (docs/codegen.md, "Compile time"). Folding that stops
+  // before a fixed point leaves correct code behind.
+  SmallVector<Operation *> folded;
+  kernels.walk([&](Operation *op) {
+    if (!isa<math::FmaOp>(op) || llvm::all_of(op->getOperands(), [](Value x) {
+          return matchPattern(x, m_Constant());
+        }))
+      folded.push_back(op);
+  });
+  // In order: the driver takes its worklist from the back.
+  std::reverse(folded.begin(), folded.end());
+  (void)applyOpPatternsAndFold(folded, std::move(patterns));
   // Values the driver would merge (x / 0 - x / 0) are merged first, so that
   // its x - x shows here. A kernel that computes with floats only through
   // fma and constants (a contraction without an epilogue: the unrolled, long

@@ -57,10 +57,10 @@ module {
 // CHECK: memref.store %[[PAIR]], %{{.*}}[%{{.*}}]
 
 // PREPARED-LABEL: gpu.func @bounds(
-// PREPARED: %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
 // PREPARED: %[[XNAN:.*]] = arith.cmpf uno, %arg0, %arg0 : f32
 // PREPARED: arith.select %[[XNAN]], %{{.*}}, %arg0 : f32
 // PREPARED: arith.select %[[XNAN]], %{{.*}}, %arg0 : f32
 // PREPARED: %[[VNAN:.*]] = arith.cmpf uno, %arg2, %arg2 : vector<4xf32>
 // PREPARED: arith.select %[[VNAN]], %{{.*}}, %arg2 : vector<4xi1>, vector<4xf32>
+// PREPARED: %[[THREE:.*]] = arith.constant 3.000000e+00 : f32
 // PREPARED: memref.store %[[THREE]], %arg5[%{{.*}}] : memref<1xf32>

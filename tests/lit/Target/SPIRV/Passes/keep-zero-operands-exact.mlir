@@ -135,9 +135,9 @@ module {
 // CHECK-LABEL: gpu.func @self_comparison
 // x / (float)(x < x) is x * +inf; x >= x unordered is true; x == x stays
 // (false for NaN).
-// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-// CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
-// CHECK: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[INF:.*]] = arith.constant 0x7F800000 : f32
+// CHECK-DAG: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f32
 // CHECK: %[[KEPT:.*]] = arith.cmpf oeq, %arg0, %arg0 : f32
 // CHECK: %[[MAYBE:.*]] = arith.uitofp %[[KEPT]] : i1 to f32
 // CHECK: arith.addf %[[MAYBE]], %[[ONE]] : f32
@@ -149,7 +149,7 @@ module {
 // CHECK-DAG: %[[TRUE:.*]] = arith.constant true
 // CHECK-DAG: %[[FALSE:.*]] = arith.constant false
 // CHECK-DAG: %[[INF:.*]] = arith.constant 0x7F800000 : f32
-// CHECK: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f32
+// CHECK-DAG: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f32
 // CHECK: %[[UNDECIDED:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f32
 // CHECK: %[[KEPT:.*]] = arith.cmpf ogt, %{{.*}}, %{{.*}} : f32
 // CHECK: memref.store %[[FALSE]], %arg1[%c0]
@@ -164,10 +164,10 @@ module {
 // stay, as does a comparison with a value that is not a constant.
 // CHECK-DAG: %[[TRUE:.*]] = arith.constant true
 // CHECK-DAG: %[[INF:.*]] = arith.constant 0x7FF0000000000000 : f64
-// CHECK: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f64
-// CHECK: %[[ABOVE:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
-// CHECK: %[[BELOW:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f32
-// CHECK: %[[VARYING:.*]] = arith.cmpi sgt, %{{.*}}, %arg1 : i32
+// CHECK-DAG: %[[QUOTIENT:.*]] = arith.mulf %arg0, %[[INF]] : f64
+// CHECK-DAG: %[[ABOVE:.*]] = arith.cmpi sgt, %{{.*}}, %{{.*}} : i64
+// CHECK-DAG: %[[BELOW:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK-DAG: %[[VARYING:.*]] = arith.cmpi sgt, %{{.*}}, %arg1 : i32
 // CHECK: memref.store %[[ABOVE]], %arg2[%c0]
 // CHECK: memref.store %[[BELOW]], %arg2[%c1]
 // CHECK: memref.store %[[TRUE]], %arg2[%c2]
