@@ -98,11 +98,15 @@ static std::optional<spirv::StorageClass> mapMemorySpace(Attribute space) {
 }
 
 namespace {
-/// A math builtin that MLIR 19's math-to-SPIR-V patterns leave out, to its
-/// GLSL.std.450 instruction (16 and 32 bits: the preparation has built the
-/// f64 ones, and asin, acos and atan for f32, from arithmetic).
+/// A math op to its GLSL.std.450 instruction, for the builtins that MLIR
+/// 19's math-to-SPIR-V patterns leave out (16 and 32 bits: the preparation
+/// has built the f64 ones, and asin, acos and atan for f32, from
+/// arithmetic), and for fma ahead of them: MLIR's patterns try OpenCL's
+/// instruction first, which the Vulkan target rejects only after building
+/// it, and rolling that back took half of the conversion of the thousands
+/// of fmas of an unrolled product (docs/codegen.md, "Compile time").
 template <typename MathOp, typename GLOp>
-struct GLSLUnaryPattern final : OpConversionPattern<MathOp> {
+struct GLSLPattern final : OpConversionPattern<MathOp> {
   using OpConversionPattern<MathOp>::OpConversionPattern;
 
   LogicalResult
@@ -111,7 +115,7 @@ struct GLSLUnaryPattern final : OpConversionPattern<MathOp> {
     Type type = this->getTypeConverter()->convertType(op.getType());
     if (!type)
       return failure();
-    rewriter.replaceOpWithNewOp<GLOp>(op, type, adaptor.getOperand());
+    rewriter.replaceOpWithNewOp<GLOp>(op, type, adaptor.getOperands());
     return success();
   }
 };
@@ -180,13 +184,15 @@ static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
   populateSCFToSPIRVPatterns(typeConverter, scfContext, patterns);
   arith::populateArithToSPIRVPatterns(typeConverter, patterns);
   populateMathToSPIRVPatterns(typeConverter, patterns);
-  patterns.add<GLSLUnaryPattern<math::TanOp, spirv::GLTanOp>,
-               GLSLUnaryPattern<math::SinhOp, spirv::GLSinhOp>,
-               GLSLUnaryPattern<math::CoshOp, spirv::GLCoshOp>,
-               GLSLUnaryPattern<math::AsinOp, spirv::GLAsinOp>,
-               GLSLUnaryPattern<math::AcosOp, spirv::GLAcosOp>,
-               GLSLUnaryPattern<math::AtanOp, spirv::GLAtanOp>>(typeConverter,
-                                                                context);
+  patterns.add<GLSLPattern<math::TanOp, spirv::GLTanOp>,
+               GLSLPattern<math::SinhOp, spirv::GLSinhOp>,
+               GLSLPattern<math::CoshOp, spirv::GLCoshOp>,
+               GLSLPattern<math::AsinOp, spirv::GLAsinOp>,
+               GLSLPattern<math::AcosOp, spirv::GLAcosOp>,
+               GLSLPattern<math::AtanOp, spirv::GLAtanOp>>(typeConverter,
+                                                           context);
+  patterns.add<GLSLPattern<math::FmaOp, spirv::GLFmaOp>>(typeConverter, context,
+                                                         /*benefit=*/2);
   patterns.add<RelaxedAtomicPattern>(typeConverter, context,
                                      /*benefit=*/2);
   populateMemRefToSPIRVPatterns(typeConverter, patterns);
