@@ -121,6 +121,10 @@ private:
   /// Combines, runs the epilogue and stores output (row r, column c); of a
   /// split reduction, stores the part's sum in the partials.
   void emitOutput(unsigned r, unsigned c, Value accumulator);
+  /// An implicit GEMM's output position (C order in `shape`) from its index
+  /// variables, as the sum of its row's part and its column's part.
+  Value emitImplicitGemmOutputPosition(ArrayRef<Value> vars,
+                                       ArrayRef<int64_t> shape);
   /// `a && b`, where a null condition is true (a guard proven unneeded).
   Value emitBoth(Value a, Value b);
   /// `position < bound`, or null when `extent % blockExtent == 0` proves
@@ -355,8 +359,8 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
   }
   SmallVector<Value> coords;
   ArrayRef<int64_t> shape = op.getType().getShape();
+  SmallVector<Value> vars(gemm ? gemm->numIndices : 0);
   if (gemm) {
-    SmallVector<Value> vars(gemm->numIndices);
     emitImplicitGemmDecompose(index, gemm->m, row, vars);
     emitImplicitGemmDecompose(index, gemm->n, col, vars);
     if (matmul.batched)
@@ -371,7 +375,7 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
   }
   Value linear;
   if (gemm) {
-    linear = index.linearizeBroadcast(coords, shape);
+    linear = emitImplicitGemmOutputPosition(vars, shape);
   } else {
     int64_t rows = shape[shape.size() - 2];
     linear = index.add(
@@ -391,6 +395,29 @@ void TiledContraction::emitOutput(unsigned r, unsigned c, Value accumulator) {
                            evaluator.get(init), result);
   evaluator.define(op.getResult(), emitRound(b, loc, result, resultType));
   emitGroupTail(context, evaluator, 1, linear);
+}
+
+Value TiledContraction::emitImplicitGemmOutputPosition(
+    ArrayRef<Value> vars, ArrayRef<int64_t> shape) {
+  // Summed side by side, a work-item's regM x regN stores share each row's
+  // part and each column's and add one to the other: one add a store,
+  // where a sum of the output's terms in C order took one a term.
+  Value rowPart = index.constant(0), colPart = index.constant(0);
+  int64_t stride = 1;
+  for (unsigned i = shape.size(); i-- > 0; stride *= shape[i]) {
+    // An extent of 1 has only coordinate 0.
+    if (shape[i] == 1)
+      continue;
+    unsigned var = gemm->outputVars[i];
+    Value term = index.mul(vars[var], stride);
+    if (llvm::any_of(gemm->n, [&](const ImplicitGemm::Dim &dim) {
+          return dim.var == var;
+        }))
+      colPart = index.add(colPart, term);
+    else
+      rowPart = index.add(rowPart, term);
+  }
+  return index.add(rowPart, colPart);
 }
 
 Value TiledContraction::getSliceK(Value slice) {
