@@ -6,7 +6,9 @@
 // (k-major) and the B slice in local memory, synchronises, and every
 // work-item runs blockK rank-1 updates of its register tile (a loop marked
 // for full unrolling), each element one fma (the contract allows fusing a
-// multiply-accumulate).
+// multiply-accumulate). The register tile's rows are vectors of
+// `vectorWidth` columns, updated by one vector fma each: a quarter of the
+// operations for the compiler and the drivers to translate at width 4.
 //
 // A work-item's rows (and columns) come in groups of `vectorWidth`
 // consecutive ones, the groups strided by the work-group's extent times the
@@ -110,9 +112,13 @@ private:
   /// groups of vectorWidth consecutive ones, strided by `threads` groups.
   int64_t getRegisterOffset(int64_t threads, int64_t i) const;
   /// The `count` register-tile operands of a work-item whose first one is
-  /// at `start` in `local`, read vectorWidth at a time.
+  /// at `start` in `local`, read vectorWidth at a time: as scalars where
+  /// `asLanes`, else as the vectors read.
   SmallVector<Value> emitLocalReads(Value local, Value start, int64_t threads,
-                                    int64_t count);
+                                    int64_t count, bool asLanes);
+  /// The type of an accumulator: a vector of vectorWidth consecutive
+  /// columns of a row of the register tile (a scalar for a width of 1).
+  Type getAccumulatorType() const;
   /// blockK rank-1 updates of the register tile from the copy of the
   /// slices where a work-item's first row of A is at `startA` and its first
   /// column of B at `startB`.
@@ -294,7 +300,8 @@ int64_t TiledContraction::getRegisterOffset(int64_t threads, int64_t i) const {
 
 SmallVector<Value> TiledContraction::emitLocalReads(Value local, Value start,
                                                     int64_t threads,
-                                                    int64_t count) {
+                                                    int64_t count,
+                                                    bool asLanes) {
   int64_t width = tile.vectorWidth;
   SmallVector<Value> values;
   for (int64_t i = 0; i < count; i += width) {
@@ -304,13 +311,22 @@ SmallVector<Value> TiledContraction::emitLocalReads(Value local, Value start,
       values.push_back(b.create<memref::LoadOp>(loc, local, position));
       continue;
     }
-    Value vector =
-        b.create<vector::LoadOp>(loc, VectorType::get({width}, computeType),
-                                 local, ValueRange{position});
+    Value vector = b.create<vector::LoadOp>(loc, getAccumulatorType(), local,
+                                            ValueRange{position});
+    if (!asLanes) {
+      values.push_back(vector);
+      continue;
+    }
     for (int64_t lane = 0; lane < width; ++lane)
       values.push_back(b.create<vector::ExtractOp>(loc, vector, lane));
   }
   return values;
+}
+
+Type TiledContraction::getAccumulatorType() const {
+  if (tile.vectorWidth == 1)
+    return computeType;
+  return VectorType::get({tile.vectorWidth}, computeType);
 }
 
 SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
@@ -326,18 +342,24 @@ SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
   Value k = loop.getInductionVar();
   SmallVector<Value> a = emitLocalReads(
       stagedA->local, index.add(index.mul(k, tile.strideA), startA), threadsY,
-      tile.regM);
-  SmallVector<Value> bValues = emitLocalReads(
+      tile.regM, /*asLanes=*/true);
+  SmallVector<Value> bVectors = emitLocalReads(
       stagedB->local, index.add(index.mul(k, tile.strideB), startB), threadsX,
-      tile.regN);
+      tile.regN, /*asLanes=*/false);
   SmallVector<Value> next;
   ValueRange accumulators = loop.getRegionIterArgs();
-  for (int64_t r = 0; r < tile.regM; ++r)
-    for (int64_t c = 0; c < tile.regN; ++c) {
-      // One correctly rounded fma per multiply-accumulate (docs/codegen.md).
-      next.push_back(b.create<math::FmaOp>(loc, a[r], bValues[c],
-                                           accumulators[r * tile.regN + c]));
+  Type accumulatorType = getAccumulatorType();
+  for (int64_t r = 0; r < tile.regM; ++r) {
+    Value row = a[r];
+    if (tile.vectorWidth > 1)
+      row = b.create<vector::BroadcastOp>(loc, accumulatorType, row);
+    for (auto [group, bVector] : llvm::enumerate(bVectors)) {
+      // One correctly rounded fma per multiply-accumulate (docs/codegen.md),
+      // a vector of them per group of columns.
+      next.push_back(b.create<math::FmaOp>(
+          loc, row, bVector, accumulators[r * bVectors.size() + group]));
     }
+  }
   b.create<scf::YieldOp>(loc, next);
   return SmallVector<Value>(loop.getResults());
 }
@@ -564,9 +586,11 @@ void TiledContraction::emit() {
   stagedB.emplace(StagedOperand{matmul.b, tile.stageWidthB, localB, colBase,
                                 matmul.n, matmul.n, tile.blockN, tile.strideB});
 
-  SmallVector<Value> zeros(
-      tile.regM * tile.regN,
-      emitIdentity(b, loc, tile::AggregationKind::Add, resultType));
+  // A work-item's accumulators are a vector per row and group of columns.
+  Value zero = emitIdentity(b, loc, tile::AggregationKind::Add, resultType);
+  if (tile.vectorWidth > 1)
+    zero = b.create<vector::BroadcastOp>(loc, getAccumulatorType(), zero);
+  SmallVector<Value> zeros(tile.regM * tile.regN / tile.vectorWidth, zero);
   // The slices of the reduction, or of the work-group's part of it (the
   // scheduler made every part nonempty).
   int64_t slices = llvm::divideCeil(matmul.k, tile.blockK);
@@ -581,9 +605,14 @@ void TiledContraction::emit() {
       tile.doubleBuffered
           ? emitDoubleBufferedSlices(firstSlice, endSlice, zeros)
           : emitSingleBufferedSlices(firstSlice, endSlice, zeros);
+  int64_t width = tile.vectorWidth;
   for (int64_t r = 0; r < tile.regM; ++r)
-    for (int64_t c = 0; c < tile.regN; ++c)
-      emitOutput(r, c, accumulators[r * tile.regN + c]);
+    for (int64_t c = 0; c < tile.regN; ++c) {
+      Value accumulator = accumulators[(r * tile.regN + c) / width];
+      if (width > 1)
+        accumulator = b.create<vector::ExtractOp>(loc, accumulator, c % width);
+      emitOutput(r, c, accumulator);
+    }
 }
 
 void lowering::emitTiledContraction(KernelContext &context) {

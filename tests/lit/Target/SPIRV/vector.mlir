@@ -4,7 +4,7 @@
 // at %i / W (%t * 4 divided term by term: %t, no OpUDiv); a buffer accessed through two widths (%mixed) keeps its
 // scalars, and each vector access is one scalar access per element: MLIR 19
 // would turn it into a bitcast of the element pointer, which Vulkan's
-// logical addressing forbids. Arithmetic and broadcasts stay vectors.
+// logical addressing forbids. Arithmetic, fma and broadcasts stay vectors.
 // RUN: tile-translate --kernel-ir-to-spirv %s | FileCheck %s
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -27,7 +27,8 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
       %s = arith.addf %a, %b : f32
       %splat = vector.broadcast %s : f32 to vector<4xf32>
       %sum = arith.addf %splat, %u : vector<4xf32>
-      vector.store %sum, %out[%base] : memref<64xf32>, vector<4xf32>
+      %fused = math.fma %splat, %u, %sum : vector<4xf32>
+      vector.store %fused, %out[%base] : memref<64xf32>, vector<4xf32>
       gpu.return
     }
     // A stored vector built of scalars: in a vector buffer, the vector
@@ -68,8 +69,9 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK: OpFAdd %float
 // CHECK: OpCompositeConstruct %v4float
 // CHECK: [[SUM:%[0-9]+]] = OpFAdd %v4float
+// CHECK: [[FUSED:%[0-9]+]] = OpExtInst %v4float %{{[0-9]+}} Fma %{{[0-9]+}} %{{[0-9]+}} [[SUM]]
 // CHECK: OpAccessChain %_ptr_StorageBuffer_v4float %arg1 %uint_0
-// CHECK: OpStore %{{[0-9]+}} [[SUM]]
+// CHECK: OpStore %{{[0-9]+}} [[FUSED]]
 
 // CHECK-LABEL: %built = OpFunction
 // CHECK: [[A:%[0-9]+]] = OpLoad %float
