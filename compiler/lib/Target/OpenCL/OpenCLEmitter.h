@@ -62,6 +62,11 @@ const char *helperName(Helper helper);
 /// Prints the definition of `helper`.
 void printHelper(Helper helper, llvm::raw_ostream &os);
 
+/// Rewrites the vector arithmetic of `kernels` (math.fma on vectors, and the
+/// vectors that scf.for loops carry) as scalar arithmetic a lane
+/// (OpenCLLanes.cpp).
+void splitVectorArithmetic(mlir::gpu::GPUModuleOp kernels);
+
 /// What the kernels printed so far need from the program's preamble.
 struct ProgramRequirements {
   bool usesFP64 = false;

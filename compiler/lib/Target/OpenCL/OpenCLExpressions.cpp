@@ -115,11 +115,10 @@ FailureOr<std::string> KernelPrinter::translateExpression(Operation *op) {
     return gpuIndex("get_num_groups", id.getDimension());
   if (isa<vector::VectorDialect>(op->getDialect()))
     return translateVector(op);
-  // Vectors are only loaded, stored, built and taken apart, and multiplied
-  // and accumulated by math.fma (docs/kernel-ir.md).
+  // Vectors are only loaded, stored, built and taken apart (docs/kernel-ir.md).
   auto isVector = [](Type type) { return isa<VectorType>(type); };
-  if (!isa<math::FmaOp>(op) && (llvm::any_of(op->getOperandTypes(), isVector) ||
-                                llvm::any_of(op->getResultTypes(), isVector)))
+  if (llvm::any_of(op->getOperandTypes(), isVector) ||
+      llvm::any_of(op->getResultTypes(), isVector))
     return unsupported(op, "on vectors is not part of the kernel IR");
   if (isa<math::MathDialect>(op->getDialect()))
     return translateMath(op);
@@ -438,7 +437,7 @@ FailureOr<std::string> KernelPrinter::translateMath(Operation *op) {
 
   StringRef name = op->getName().stripDialect();
   if (const char *builtin = floatBuiltin(name)) {
-    if (isHalfOrBF16(getElementTypeOrSelf(type)))
+    if (isHalfOrBF16(type))
       return unsupported(op, "on f16 or bf16 is not part of the kernel IR "
                              "(arithmetic runs in f32)");
     return std::string(builtin) + "(" + arguments + ")";

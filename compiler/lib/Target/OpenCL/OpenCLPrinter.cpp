@@ -510,6 +510,7 @@ LogicalResult printOpenCL(gpu::GPUModuleOp original, llvm::raw_ostream &os) {
                                    "'tile.index_bits' = 32 or 64";
   OwningOpRef<gpu::GPUModuleOp> kernels =
       cast<gpu::GPUModuleOp>(original->clone());
+  opencl_c::splitVectorArithmetic(*kernels);
   foldConstantOperations(*kernels);
 
   // The kernels print first, so that the preamble knows what they need.

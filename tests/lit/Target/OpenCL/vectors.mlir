@@ -1,8 +1,7 @@
 // Vectors: loads and stores through a pointer to the OpenCL vector type
 // (global and local, the local array aligned to the vector), components as
 // .s0 to .s3, broadcasts and vectors built of scalars (from_elements) as
-// vector literals, vectors as scf.if results, and a vector fma as OpenCL C's
-// fma of vectors.
+// vector literals, vectors as scf.if results.
 // RUN: tile-translate --kernel-ir-to-opencl %s | FileCheck %s
 
 module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
@@ -53,8 +52,6 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
       %s1 = vector.extract %sv[1] : f32 from vector<4xf32>
       %built = vector.from_elements %s1, %w0, %w3, %sum : vector<4xf32>
       vector.store %built, %b[%i] : memref<64xf32>, vector<4xf32>
-      %fused = math.fma %splat, %w, %built : vector<4xf32>
-      vector.store %fused, %b[%i] : memref<64xf32>, vector<4xf32>
       memref.store %s1, %b[%t] : memref<64xf32>
       gpu.return
     }
@@ -109,7 +106,5 @@ module attributes {gpu.container_module, tile.index_bits = 32 : i64} {
 // CHECK-NEXT:   float v26 = v25.s1;
 // CHECK-NEXT:   float4 v27 = (float4)(v26, v9, v10, v11);
 // CHECK-NEXT:   *(__global float4 *)(arg1 + v2) = v27;
-// CHECK-NEXT:   float4 v28 = fma(v12, v8, v27);
-// CHECK-NEXT:   *(__global float4 *)(arg1 + v2) = v28;
 // CHECK-NEXT:   arg1[v1] = v26;
 // CHECK-NEXT: }
