@@ -37,6 +37,19 @@ static SmallVector<Value> extractLanes(OpBuilder &b, Location loc,
   return lanes;
 }
 
+/// `values` with each vector among them replaced by its lanes.
+static SmallVector<Value> splitIntoLanes(OpBuilder &b, Location loc,
+                                         ValueRange values) {
+  SmallVector<Value> split;
+  for (Value value : values) {
+    if (isa<VectorType>(value.getType()))
+      llvm::append_range(split, extractLanes(b, loc, value));
+    else
+      split.push_back(value);
+  }
+  return split;
+}
+
 /// One scalar fma a lane, the vector rebuilt from them.
 static void splitFma(math::FmaOp fma) {
   OpBuilder b(fma);
@@ -61,15 +74,9 @@ static void splitCarriedVectors(scf::ForOp loop) {
   IRRewriter rewriter(loop.getContext());
   rewriter.setInsertionPoint(loop);
   Location loc = loop.getLoc();
-  SmallVector<Value> inits;
-  for (Value init : loop.getInitArgs()) {
-    if (isVector(init.getType()))
-      llvm::append_range(inits, extractLanes(rewriter, loc, init));
-    else
-      inits.push_back(init);
-  }
   auto split = rewriter.create<scf::ForOp>(
-      loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(), inits);
+      loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
+      splitIntoLanes(rewriter, loc, loop.getInitArgs()));
   split->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   Block *body = split.getBody();
   // The body's arguments as the old body saw them.
@@ -97,15 +104,8 @@ static void splitCarriedVectors(scf::ForOp loop) {
                                         loop.getInitArgs().getTypes()));
   rewriter.mergeBlocks(loop.getBody(), body, arguments);
   auto yield = cast<scf::YieldOp>(body->getTerminator());
-  rewriter.setInsertionPoint(yield);
-  SmallVector<Value> yielded;
-  for (Value value : yield.getOperands()) {
-    if (isVector(value.getType()))
-      llvm::append_range(yielded, extractLanes(rewriter, loc, value));
-    else
-      yielded.push_back(value);
-  }
-  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yielded);
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(
+      yield, splitIntoLanes(rewriter, loc, yield.getOperands()));
   rewriter.setInsertionPointAfter(split);
   rewriter.replaceOp(loop, rebuild(split.getResults(), loop.getResultTypes()));
 }
