@@ -116,9 +116,10 @@ private:
   /// `asLanes`, else as the vectors read.
   SmallVector<Value> emitLocalReads(Value local, Value start, int64_t threads,
                                     int64_t count, bool asLanes);
-  /// The type of an accumulator: a vector of vectorWidth consecutive
-  /// columns of a row of the register tile (a scalar for a width of 1).
-  Type getAccumulatorType() const;
+  /// The type of a group of vectorWidth consecutive rows or columns of the
+  /// register tile (a scalar for a width of 1): a vector read from local
+  /// memory, and an accumulator (a row's group of columns).
+  Type getGroupType() const;
   /// blockK rank-1 updates of the register tile from the copy of the
   /// slices where a work-item's first row of A is at `startA` and its first
   /// column of B at `startB`.
@@ -311,7 +312,7 @@ SmallVector<Value> TiledContraction::emitLocalReads(Value local, Value start,
       values.push_back(b.create<memref::LoadOp>(loc, local, position));
       continue;
     }
-    Value vector = b.create<vector::LoadOp>(loc, getAccumulatorType(), local,
+    Value vector = b.create<vector::LoadOp>(loc, getGroupType(), local,
                                             ValueRange{position});
     if (!asLanes) {
       values.push_back(vector);
@@ -323,7 +324,7 @@ SmallVector<Value> TiledContraction::emitLocalReads(Value local, Value start,
   return values;
 }
 
-Type TiledContraction::getAccumulatorType() const {
+Type TiledContraction::getGroupType() const {
   if (tile.vectorWidth == 1)
     return computeType;
   return VectorType::get({tile.vectorWidth}, computeType);
@@ -348,11 +349,11 @@ SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
       tile.regN, /*asLanes=*/false);
   SmallVector<Value> next;
   ValueRange accumulators = loop.getRegionIterArgs();
-  Type accumulatorType = getAccumulatorType();
+  Type groupType = getGroupType();
   for (int64_t r = 0; r < tile.regM; ++r) {
     Value row = a[r];
     if (tile.vectorWidth > 1)
-      row = b.create<vector::BroadcastOp>(loc, accumulatorType, row);
+      row = b.create<vector::BroadcastOp>(loc, groupType, row);
     for (auto [group, bVector] : llvm::enumerate(bVectors)) {
       // One correctly rounded fma per multiply-accumulate (docs/codegen.md),
       // a vector of them per group of columns.
@@ -589,7 +590,7 @@ void TiledContraction::emit() {
   // A work-item's accumulators are a vector per row and group of columns.
   Value zero = emitIdentity(b, loc, tile::AggregationKind::Add, resultType);
   if (tile.vectorWidth > 1)
-    zero = b.create<vector::BroadcastOp>(loc, getAccumulatorType(), zero);
+    zero = b.create<vector::BroadcastOp>(loc, getGroupType(), zero);
   SmallVector<Value> zeros(tile.regM * tile.regN / tile.vectorWidth, zero);
   // The slices of the reduction, or of the work-group's part of it (the
   // scheduler made every part nonempty).
