@@ -96,8 +96,8 @@ static void splitCarriedVectors(scf::ForOp loop) {
     }
     return values;
   };
-  if (!body->empty())
-    rewriter.eraseOp(body->getTerminator());
+  // With iter_args and no body builder, scf.for's builder leaves the body
+  // empty: the old body's yield, rewritten below, ends it.
   rewriter.setInsertionPointToStart(body);
   SmallVector<Value> arguments{split.getInductionVar()};
   llvm::append_range(arguments, rebuild(split.getRegionIterArgs(),
