@@ -18,14 +18,13 @@ using namespace tilec::lowering;
 void lowering::emitImplicitGemmDecompose(
     IndexBuilder &index, const std::vector<ImplicitGemm::Dim> &dims, Value flat,
     SmallVectorImpl<Value> &vars) {
-  OpBuilder &b = index.builder;
   for (unsigned i = dims.size(); i-- > 0;) {
     const ImplicitGemm::Dim &dim = dims[i];
     Value value = flat;
     if (i > 0) {
       Value extent = index.constant(dim.extent);
-      value = b.createOrFold<arith::RemUIOp>(index.loc, flat, extent);
-      flat = b.createOrFold<arith::DivUIOp>(index.loc, flat, extent);
+      value = index.create<arith::RemUIOp>(flat, extent);
+      flat = index.create<arith::DivUIOp>(flat, extent);
     }
     vars[dim.var] = index.add(value, index.constant(dim.first));
   }

@@ -68,8 +68,36 @@ MemRefType lowering::getBufferType(RankedTensorType type) {
 // IndexBuilder
 //===----------------------------------------------------------------------===//
 
+/// Whether `op` comes before the builder's insertion point in its block or
+/// in a block around it: it then dominates what is built there (the
+/// kernels' regions each have one block).
+static bool isBeforeInsertionPoint(Operation *op, OpBuilder &builder) {
+  Block *block = builder.getInsertionBlock();
+  Block::iterator point = builder.getInsertionPoint();
+  while (block != op->getBlock()) {
+    Operation *parent = block->getParentOp();
+    if (!parent || !parent->getBlock())
+      return false;
+    point = Block::iterator(parent);
+    block = parent->getBlock();
+  }
+  return point == block->end() || op->isBeforeInBlock(&*point);
+}
+
 Value IndexBuilder::constant(int64_t value) {
-  return builder.create<arith::ConstantIndexOp>(loc, value);
+  arith::ConstantIndexOp &last = constants[value];
+  if (last && isBeforeInsertionPoint(last, builder))
+    return last;
+  last = builder.create<arith::ConstantIndexOp>(loc, value);
+  return last;
+}
+
+Value IndexBuilder::findMade(const BinaryKey &key) {
+  auto found = made.find(key);
+  if (found == made.end() ||
+      !isBeforeInsertionPoint(found->second.getDefiningOp(), builder))
+    return {};
+  return found->second;
 }
 
 Value IndexBuilder::add(Value a, Value b) {
@@ -81,7 +109,7 @@ Value IndexBuilder::add(Value a, Value b) {
     return b;
   if (y == 0)
     return a;
-  return builder.create<arith::AddIOp>(loc, a, b);
+  return create<arith::AddIOp>(a, b, /*fold=*/false);
 }
 
 Value IndexBuilder::mul(Value a, Value b) {
@@ -95,7 +123,7 @@ Value IndexBuilder::mul(Value a, Value b) {
     return b;
   if (y == 1)
     return a;
-  return builder.create<arith::MulIOp>(loc, a, b);
+  return create<arith::MulIOp>(a, b, /*fold=*/false);
 }
 
 Value IndexBuilder::mul(Value a, int64_t factor) {
@@ -112,8 +140,8 @@ Value IndexBuilder::floorDiv(Value a, int64_t den) {
   // Division truncates toward zero; a negative remainder means the
   // quotient was rounded up.
   Value d = constant(den);
-  Value quotient = builder.createOrFold<arith::DivSIOp>(loc, a, d);
-  Value remainder = builder.createOrFold<arith::RemSIOp>(loc, a, d);
+  Value quotient = create<arith::DivSIOp>(a, d);
+  Value remainder = create<arith::RemSIOp>(a, d);
   Value roundedUp = cmp(arith::CmpIPredicate::slt, remainder, constant(0));
   return builder.createOrFold<arith::SelectOp>(
       loc, roundedUp, add(quotient, constant(-1)), quotient);
@@ -123,15 +151,15 @@ Value IndexBuilder::ceilDiv(Value a, int64_t den) {
   if (den == 1)
     return a;
   Value d = constant(den);
-  Value quotient = builder.createOrFold<arith::DivSIOp>(loc, a, d);
-  Value remainder = builder.createOrFold<arith::RemSIOp>(loc, a, d);
+  Value quotient = create<arith::DivSIOp>(a, d);
+  Value remainder = create<arith::RemSIOp>(a, d);
   Value roundedDown = cmp(arith::CmpIPredicate::sgt, remainder, constant(0));
   return builder.createOrFold<arith::SelectOp>(
       loc, roundedDown, add(quotient, constant(1)), quotient);
 }
 
 Value IndexBuilder::divides(Value a, int64_t den) {
-  Value remainder = builder.createOrFold<arith::RemSIOp>(loc, a, constant(den));
+  Value remainder = create<arith::RemSIOp>(a, constant(den));
   return cmp(arith::CmpIPredicate::eq, remainder, constant(0));
 }
 
@@ -178,8 +206,8 @@ SmallVector<Value> IndexBuilder::delinearize(Value linear,
       break;
     }
     Value extent = constant(shape[axis]);
-    coords[axis] = builder.createOrFold<arith::RemSIOp>(loc, rest, extent);
-    rest = builder.createOrFold<arith::DivSIOp>(loc, rest, extent);
+    coords[axis] = create<arith::RemSIOp>(rest, extent);
+    rest = create<arith::DivSIOp>(rest, extent);
   }
   return coords;
 }

@@ -20,6 +20,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <tuple>
+
 namespace tilec {
 namespace lowering {
 
@@ -157,8 +159,36 @@ public:
   mlir::Value linearizeBroadcast(mlir::ArrayRef<mlir::Value> coords,
                                  llvm::ArrayRef<int64_t> shape);
 
+  /// `OpTy(a, b)`, folded where `fold` is set and it folds (which puts a
+  /// commutative op's constant operand second), or the op made before for
+  /// the same operands where it dominates the insertion point.
+  template <typename OpTy>
+  mlir::Value create(mlir::Value a, mlir::Value b, bool fold = true) {
+    BinaryKey key{mlir::TypeID::get<OpTy>(), a, b};
+    if (mlir::Value known = findMade(key))
+      return known;
+    mlir::Value result = fold ? builder.createOrFold<OpTy>(loc, a, b)
+                              : builder.create<OpTy>(loc, a, b).getResult();
+    if (result.getDefiningOp<OpTy>())
+      made[key] = result;
+    return result;
+  }
+
   mlir::OpBuilder &builder;
   mlir::Location loc;
+
+private:
+  using BinaryKey = std::tuple<mlir::TypeID, mlir::Value, mlir::Value>;
+  mlir::Value findMade(const BinaryKey &key);
+
+  // The emitters ask for the same constants and index arithmetic over and
+  // over (an implicit GEMM's kernel for some 2,700 ops of which 800
+  // differ); each made anew cost its creation and then the CSE's hashing
+  // (docs/codegen.md, "Compile time"). The last op made of each constant,
+  // and of each op kind and operands, is given again wherever it dominates
+  // the insertion point, as the CSE would have merged the new one into it.
+  llvm::DenseMap<int64_t, mlir::arith::ConstantIndexOp> constants;
+  llvm::DenseMap<BinaryKey, mlir::Value> made;
 };
 
 /// A value loaded from a buffer of `tileType` as a compute value.
