@@ -194,11 +194,10 @@ TiledContraction::getStagePosition(const StagedOperand &staged, int64_t load) {
   Value element = step % fastExtent == 0
                       ? threadLinear
                       : index.add(threadLinear, index.constant(step));
-  Value fast = index.mul(
-      b.createOrFold<arith::RemSIOp>(loc, element, index.constant(fastExtent)),
-      staged.width);
-  Value slow =
-      b.createOrFold<arith::DivSIOp>(loc, element, index.constant(fastExtent));
+  Value extent = index.constant(fastExtent);
+  Value fast =
+      index.mul(index.create<arith::RemSIOp>(element, extent), staged.width);
+  Value slow = index.create<arith::DivSIOp>(element, extent);
   if (step % fastExtent == 0)
     slow = index.add(slow, index.constant(step / fastExtent));
   return alongK ? std::pair{fast, slow} : std::pair{slow, fast};
