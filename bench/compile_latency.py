@@ -12,7 +12,8 @@ Prints medians of wall-clock and CPU (user + system) milliseconds over --repeat 
 - the same for a program of --kernels chained matrix products, and from it the cost of each further
   kernel: (chain - one) / (kernels - 1);
 - for one workload of bench/run.py per schedule (the implicit-GEMM convolutions, reductions, row
-  kernels, elementwise kernels, a pooling window, a whole CNN), the cost of each kernel to SPIR-V:
+  kernels, elementwise kernels, a pooling window, a whole CNN), the cost of each kernel to OpenCL C
+  and to SPIR-V:
   a program of --copies copies of the workload's statements, each copy with tensors of its own, less
   a program of one copy, per kernel (`--schedules` alone prints only these).
 No GPU is needed. Run it on an otherwise idle machine: other work shows up in the wall-clock column.
@@ -176,33 +177,39 @@ def main():
 
 
 def schedule_costs(args, work, profile):
-    """Prints the CPU milliseconds of each kernel of SCHEDULE_ROWS' workloads to SPIR-V."""
+    """Prints the CPU and wall-clock milliseconds of each kernel of SCHEDULE_ROWS' workloads, to
+    OpenCL C and to SPIR-V."""
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import run as bench
     rows = {w.name: w for w in bench.workloads(quick=False)}
-    print("%-48s %7s %10s %12s" % ("each kernel to SPIR-V, median", "kernels", "CPU ms", "wall ms"))
+    print("%-48s %7s %10s %10s %10s %10s" % ("each kernel, median", "kernels", "OpenCL C",
+                                             "", "SPIR-V", ""))
+    print("%-48s %7s %10s %10s %10s %10s" % ("", "", "CPU ms", "wall ms", "CPU ms", "wall ms"))
     for name in SCHEDULE_ROWS:
         w = rows[name]
         with open(os.path.join(ROOT, "bench", "workloads", w.tile)) as f:
             source = f.read()
-        times, kernels = [], 0
-        for copies in (1, args.copies):
-            program, renamed = copies_program(source, copies)
-            path = os.path.join(work, "copies%d.tile" % copies)
-            with open(path, "w") as f:
-                f.write(program)
-            out = os.path.join(work, "copies.json")
-            command = [args.tilec, "compile", path, "--profile", profile, "--emit", "bundle",
-                       "--target", "spirv", "-o", out]
-            for rename in renamed:
-                command += [bench.shape_arg(rename(shape[0]), *shape[1:]) for shape in w.inputs]
-            times.append(time_runs(command, max(5, args.repeat // 2)))
-            if copies == 1:
-                with open(out) as f:
-                    kernels = len(json.load(f)["kernels"])
-        extra = kernels * (args.copies - 1)
-        print("%-48s %7d %10.2f %12.2f" % (name[:48], kernels, (times[1][1] - times[0][1]) / extra,
-                                           (times[1][0] - times[0][0]) / extra))
+        costs, kernels = [], 0
+        for target in TARGETS:
+            times = []
+            for copies in (1, args.copies):
+                program, renamed = copies_program(source, copies)
+                path = os.path.join(work, "copies%d.tile" % copies)
+                with open(path, "w") as f:
+                    f.write(program)
+                out = os.path.join(work, "copies.json")
+                command = [args.tilec, "compile", path, "--profile", profile, "--emit", "bundle",
+                           "--target", target, "-o", out]
+                for rename in renamed:
+                    command += [bench.shape_arg(rename(shape[0]), *shape[1:])
+                                for shape in w.inputs]
+                times.append(time_runs(command, max(5, args.repeat // 2)))
+                if copies == 1:
+                    with open(out) as f:
+                        kernels = len(json.load(f)["kernels"])
+            extra = kernels * (args.copies - 1)
+            costs += [(times[1][1] - times[0][1]) / extra, (times[1][0] - times[0][0]) / extra]
+        print("%-48s %7d %10.2f %10.2f %10.2f %10.2f" % ((name[:48], kernels) + tuple(costs)))
     return 0
 
 
