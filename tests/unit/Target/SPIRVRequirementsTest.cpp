@@ -1,7 +1,8 @@
 //===- SPIRVRequirementsTest.cpp - Per-type requirements, as MLIR 19's ----===//
 //
 // updateVCETriple and getSPIRVConversionTarget ask each type for its
-// capabilities and extensions once, where MLIR 19's spirv-update-vce and
+// capabilities and extensions once, and each op name with its attributes
+// (where the op has no properties), where MLIR 19's spirv-update-vce and
 // SPIRVConversionTarget ask at each use; the answers must be theirs: the
 // same triple, capabilities and extensions in the same order (the order of
 // the OpCapability and OpExtension words), the same errors, and the same

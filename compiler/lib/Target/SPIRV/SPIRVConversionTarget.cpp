@@ -6,12 +6,14 @@
 // recurses into composite types and allocates vectors at each use: a
 // twentieth of a kernel's translation (docs/codegen.md, "Compile time").
 // Whether the environment allows a type depends on the type alone, so it is
-// decided once per type here; an op's own requirements are still asked of
-// each op, as they may depend on its attributes.
+// decided once per type here; an op's own requirements, once per name and
+// attributes where those decide them (SPIRVOpRequirements.h), else at each
+// op.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SPIRVConversionTarget.h"
+#include "SPIRVOpRequirements.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -19,6 +21,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
+using namespace tilec;
 
 namespace {
 /// The target: its legality callback refers to the environment and the
@@ -65,6 +68,30 @@ private:
   }
 
   bool isLegalOp(Operation *op) {
+    bool allowed;
+    if (std::optional<OpRequirementsKey> key = getOpRequirementsKey(op)) {
+      auto [known, inserted] = allowedOps.try_emplace(*key, false);
+      if (inserted)
+        known->second = allowsOpRequirements(op);
+      allowed = known->second;
+    } else {
+      allowed = allowsOpRequirements(op);
+    }
+    if (!allowed)
+      return false;
+    auto isAllowed = [&](Type type) { return isAllowedType(type); };
+    if (!llvm::all_of(op->getOperandTypes(), isAllowed) ||
+        !llvm::all_of(op->getResultTypes(), isAllowed))
+      return false;
+    // A global variable's type is an attribute, not a value's.
+    if (auto variable = dyn_cast<spirv::GlobalVariableOp>(op))
+      return isAllowedType(variable.getType());
+    return true;
+  }
+
+  /// Whether the environment allows `op`'s own version range, extensions
+  /// and capabilities.
+  bool allowsOpRequirements(Operation *op) const {
     if (auto minVersion = dyn_cast<spirv::QueryMinVersionInterface>(op)) {
       std::optional<spirv::Version> required = minVersion.getMinVersion();
       if (required && *required > version)
@@ -81,13 +108,6 @@ private:
     if (auto capabilities = dyn_cast<spirv::QueryCapabilityInterface>(op))
       if (!allowsAll<spirv::Capability>(capabilities.getCapabilities()))
         return false;
-    auto isAllowed = [&](Type type) { return isAllowedType(type); };
-    if (!llvm::all_of(op->getOperandTypes(), isAllowed) ||
-        !llvm::all_of(op->getResultTypes(), isAllowed))
-      return false;
-    // A global variable's type is an attribute, not a value's.
-    if (auto variable = dyn_cast<spirv::GlobalVariableOp>(op))
-      return isAllowedType(variable.getType());
     return true;
   }
 
@@ -96,6 +116,9 @@ private:
   /// Whether each type asked about so far is a SPIR-V type that the
   /// environment allows.
   llvm::DenseMap<Type, bool> allowedTypes;
+  /// Whether the environment allows the requirements of the ops of each
+  /// name and attributes asked about so far (SPIRVOpRequirements.h).
+  llvm::DenseMap<OpRequirementsKey, bool> allowedOps;
 };
 } // namespace
 

@@ -8,11 +8,13 @@
 // OpCapability and OpExtension words; a type seen before has already put
 // all of its requirements into them, so each type is asked once per module
 // here, and the sets come out in the same order. An op's own requirements
-// are still asked of each op: they may depend on its attributes.
+// are asked once per name and attributes where those decide them
+// (SPIRVOpRequirements.h), else at each op.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SPIRVUpdateVCE.h"
+#include "SPIRVOpRequirements.h"
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVTypes.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
@@ -74,7 +76,12 @@ LogicalResult tilec::updateVCETriple(spirv::ModuleOp module) {
                                       deducedCapabilities, "capability");
   };
 
-  WalkResult walked = module.walk([&](Operation *op) -> WalkResult {
+  llvm::DenseSet<OpRequirementsKey> seenOps;
+  // An op's version, extensions and capabilities.
+  auto requireOp = [&](Operation *op) -> LogicalResult {
+    if (std::optional<OpRequirementsKey> key = getOpRequirementsKey(op))
+      if (!seenOps.insert(*key).second)
+        return success();
     if (auto minVersion = dyn_cast<spirv::QueryMinVersionInterface>(op)) {
       if (std::optional<spirv::Version> version = minVersion.getMinVersion()) {
         deducedVersion = std::max(deducedVersion, *version);
@@ -90,12 +97,17 @@ LogicalResult tilec::updateVCETriple(spirv::ModuleOp module) {
       if (failed(require<spirv::Extension>(op, targetEnv,
                                            extensions.getExtensions(),
                                            deducedExtensions, "extension")))
-        return WalkResult::interrupt();
+        return failure();
     if (auto capabilities = dyn_cast<spirv::QueryCapabilityInterface>(op))
-      if (failed(require<spirv::Capability>(op, targetEnv,
-                                            capabilities.getCapabilities(),
-                                            deducedCapabilities, "capability")))
-        return WalkResult::interrupt();
+      return require<spirv::Capability>(op, targetEnv,
+                                        capabilities.getCapabilities(),
+                                        deducedCapabilities, "capability");
+    return success();
+  };
+
+  WalkResult walked = module.walk([&](Operation *op) -> WalkResult {
+    if (failed(requireOp(op)))
+      return WalkResult::interrupt();
     for (Type type : op->getOperandTypes())
       if (failed(requireType(op, type)))
         return WalkResult::interrupt();
