@@ -184,8 +184,9 @@ static void mapMemorySpaces(gpu::GPUModuleOp kernels) {
 }
 
 /// Replaces the fmas, broadcasts of a scalar and extracts of a lane at a
-/// constant position whose types `types` keeps (f32 and its vectors, where
-/// the device has the type) with the spirv ops that the conversion's
+/// constant position whose operand and result types `types` keeps as they
+/// are (scalars of the types the device has, and their vectors of 2 to 4
+/// elements; not index) with the spirv ops that the conversion's
 /// patterns would make of them: GLSLPattern's GL.Fma, and the
 /// CompositeConstruct and CompositeExtract of MLIR 19's VectorToSPIRV. They
 /// are half of an unrolled product's ops, and the dialect conversion's
