@@ -8,7 +8,10 @@
 // for full unrolling), each element one fma (the contract allows fusing a
 // multiply-accumulate). The register tile's rows are vectors of
 // `vectorWidth` columns, updated by one vector fma each: a quarter of the
-// operations for the compiler and the drivers to translate at width 4.
+// operations for the compiler and the drivers to translate at width 4. A
+// tile of fewer columns than rows (8x2) keeps its columns as vectors of
+// rows instead, so that a rank-1 update broadcasts each of its few columns
+// of B rather than each of its many rows of A.
 //
 // A work-item's rows (and columns) come in groups of `vectorWidth`
 // consecutive ones, the groups strided by the work-group's extent times the
@@ -118,8 +121,15 @@ private:
                                     int64_t count, bool asLanes);
   /// The type of a group of vectorWidth consecutive rows or columns of the
   /// register tile (a scalar for a width of 1): a vector read from local
-  /// memory, and an accumulator (a row's group of columns).
+  /// memory, and an accumulator (a row's group of columns, or a column's
+  /// group of rows where accumulatesColumns()).
   Type getGroupType() const;
+  /// Whether the accumulators are vectors of rows, one per column and group
+  /// of rows: where the tile has fewer columns than rows, each rank-1 update
+  /// then takes its vectors of A as read and broadcasts the lanes of B.
+  bool accumulatesColumns() const;
+  /// The accumulator that holds output (row r, column c), and its lane.
+  std::pair<int64_t, int64_t> getAccumulatorLane(int64_t r, int64_t c) const;
   /// blockK rank-1 updates of the register tile from the copy of the
   /// slices where a work-item's first row of A is at `startA` and its first
   /// column of B at `startB`.
@@ -329,6 +339,18 @@ Type TiledContraction::getGroupType() const {
   return VectorType::get({tile.vectorWidth}, computeType);
 }
 
+bool TiledContraction::accumulatesColumns() const {
+  return tile.vectorWidth > 1 && tile.regN < tile.regM;
+}
+
+std::pair<int64_t, int64_t>
+TiledContraction::getAccumulatorLane(int64_t r, int64_t c) const {
+  int64_t width = tile.vectorWidth;
+  if (accumulatesColumns())
+    return {(c * tile.regM + r) / width, r % width};
+  return {(r * tile.regN + c) / width, c % width};
+}
+
 SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
                                                       Value startA,
                                                       Value startB) {
@@ -340,15 +362,27 @@ SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value k = loop.getInductionVar();
+  bool columns = accumulatesColumns();
   SmallVector<Value> a = emitLocalReads(
       stagedA->local, index.add(index.mul(k, tile.strideA), startA), threadsY,
-      tile.regM, /*asLanes=*/true);
+      tile.regM, /*asLanes=*/!columns);
   SmallVector<Value> bVectors = emitLocalReads(
       stagedB->local, index.add(index.mul(k, tile.strideB), startB), threadsX,
-      tile.regN, /*asLanes=*/false);
+      tile.regN, /*asLanes=*/columns);
   SmallVector<Value> next;
   ValueRange accumulators = loop.getRegionIterArgs();
   Type groupType = getGroupType();
+  if (columns) {
+    // Here `bVectors` holds B's lanes and `a` the vectors of A's rows.
+    for (int64_t c = 0; c < tile.regN; ++c) {
+      Value column = b.create<vector::BroadcastOp>(loc, groupType, bVectors[c]);
+      for (auto [group, aVector] : llvm::enumerate(a))
+        next.push_back(b.create<math::FmaOp>(
+            loc, aVector, column, accumulators[c * a.size() + group]));
+    }
+    b.create<scf::YieldOp>(loc, next);
+    return SmallVector<Value>(loop.getResults());
+  }
   for (int64_t r = 0; r < tile.regM; ++r) {
     Value row = a[r];
     if (tile.vectorWidth > 1)
@@ -586,7 +620,8 @@ void TiledContraction::emit() {
   stagedB.emplace(StagedOperand{matmul.b, tile.stageWidthB, localB, colBase,
                                 matmul.n, matmul.n, tile.blockN, tile.strideB});
 
-  // A work-item's accumulators are a vector per row and group of columns.
+  // A work-item's accumulators are a vector per row and group of columns
+  // (or per column and group of rows).
   Value zero = emitIdentity(b, loc, tile::AggregationKind::Add, resultType);
   if (tile.vectorWidth > 1)
     zero = b.create<vector::BroadcastOp>(loc, getGroupType(), zero);
@@ -605,12 +640,12 @@ void TiledContraction::emit() {
       tile.doubleBuffered
           ? emitDoubleBufferedSlices(firstSlice, endSlice, zeros)
           : emitSingleBufferedSlices(firstSlice, endSlice, zeros);
-  int64_t width = tile.vectorWidth;
   for (int64_t r = 0; r < tile.regM; ++r)
     for (int64_t c = 0; c < tile.regN; ++c) {
-      Value accumulator = accumulators[(r * tile.regN + c) / width];
-      if (width > 1)
-        accumulator = b.create<vector::ExtractOp>(loc, accumulator, c % width);
+      auto [vector, lane] = getAccumulatorLane(r, c);
+      Value accumulator = accumulators[vector];
+      if (tile.vectorWidth > 1)
+        accumulator = b.create<vector::ExtractOp>(loc, accumulator, lane);
       emitOutput(r, c, accumulator);
     }
 }
