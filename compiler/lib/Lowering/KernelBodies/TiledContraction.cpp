@@ -128,7 +128,8 @@ private:
   /// of rows: where the tile has fewer columns than rows, each rank-1 update
   /// then takes its vectors of A as read and broadcasts the lanes of B.
   bool accumulatesColumns() const;
-  /// The accumulator that holds output (row r, column c), and its lane.
+  /// The accumulator that holds output (row r, column c), and its lane: the
+  /// one layout of the register tile, for its updates and its stores.
   std::pair<int64_t, int64_t> getAccumulatorLane(int64_t r, int64_t c) const;
   /// blockK rank-1 updates of the register tile from the copy of the
   /// slices where a work-item's first row of A is at `startA` and its first
@@ -376,9 +377,12 @@ SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
     // Here `bVectors` holds B's lanes and `a` the vectors of A's rows.
     for (int64_t c = 0; c < tile.regN; ++c) {
       Value column = b.create<vector::BroadcastOp>(loc, groupType, bVectors[c]);
-      for (auto [group, aVector] : llvm::enumerate(a))
+      for (auto [group, aVector] : llvm::enumerate(a)) {
+        int64_t r = group * tile.vectorWidth;
         next.push_back(b.create<math::FmaOp>(
-            loc, aVector, column, accumulators[c * a.size() + group]));
+            loc, aVector, column,
+            accumulators[getAccumulatorLane(r, c).first]));
+      }
     }
     b.create<scf::YieldOp>(loc, next);
     return SmallVector<Value>(loop.getResults());
@@ -390,8 +394,9 @@ SmallVector<Value> TiledContraction::emitSliceProduct(ValueRange initial,
     for (auto [group, bVector] : llvm::enumerate(bVectors)) {
       // One correctly rounded fma per multiply-accumulate (docs/codegen.md),
       // a vector of them per group of columns.
+      int64_t c = group * tile.vectorWidth;
       next.push_back(b.create<math::FmaOp>(
-          loc, row, bVector, accumulators[r * bVectors.size() + group]));
+          loc, row, bVector, accumulators[getAccumulatorLane(r, c).first]));
     }
   }
   b.create<scf::YieldOp>(loc, next);

@@ -245,9 +245,6 @@ LogicalResult HostLowering::buildKernel(gpu::GPUModuleOp kernels,
       copyTarget, partials, Value(), firstRow, chunkNote);
 }
 
-/// The name of the tensor that `hostBuffer` holds, for the kernel
-/// arguments it feeds to be named after (docs/codegen.md): an input's or
-/// output's, a temporary's, `A_p1` for piece 1 of A.
 /// Erases the ops of `root` whose results nothing reads and that have no
 /// effects, from the last to the first, so that what only they read goes
 /// too. The kernels' regions each have one block, so this leaves what
@@ -260,6 +257,9 @@ static void eraseDeadOps(Operation *root) {
   });
 }
 
+/// The name of the tensor that `hostBuffer` holds, for the kernel
+/// arguments it feeds to be named after (docs/codegen.md): an input's or
+/// output's, a temporary's, `A_p1` for piece 1 of A.
 static std::string getHeldTensorName(Value hostBuffer) {
   if (auto argument = dyn_cast<BlockArgument>(hostBuffer)) {
     auto host = cast<func::FuncOp>(argument.getOwner()->getParentOp());
