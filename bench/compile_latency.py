@@ -189,20 +189,23 @@ def schedule_costs(args, work, profile):
         w = rows[name]
         with open(os.path.join(ROOT, "bench", "workloads", w.tile)) as f:
             source = f.read()
+        # The program of one copy and of --copies copies, each with its --arg shapes.
+        programs = []
+        for copies in (1, args.copies):
+            program, renamed = copies_program(source, copies)
+            path = os.path.join(work, "copies%d.tile" % copies)
+            with open(path, "w") as f:
+                f.write(program)
+            shapes = [bench.shape_arg(rename(shape[0]), *shape[1:])
+                      for rename in renamed for shape in w.inputs]
+            programs.append([path] + shapes)
+        out = os.path.join(work, "copies.json")
         costs, kernels = [], 0
         for target in TARGETS:
             times = []
-            for copies in (1, args.copies):
-                program, renamed = copies_program(source, copies)
-                path = os.path.join(work, "copies%d.tile" % copies)
-                with open(path, "w") as f:
-                    f.write(program)
-                out = os.path.join(work, "copies.json")
-                command = [args.tilec, "compile", path, "--profile", profile, "--emit", "bundle",
-                           "--target", target, "-o", out]
-                for rename in renamed:
-                    command += [bench.shape_arg(rename(shape[0]), *shape[1:])
-                                for shape in w.inputs]
+            for copies, program in zip((1, args.copies), programs):
+                command = [args.tilec, "compile", "--profile", profile, "--emit", "bundle",
+                           "--target", target, "-o", out] + program
                 times.append(time_runs(command, max(5, args.repeat // 2)))
                 if copies == 1:
                     with open(out) as f:
