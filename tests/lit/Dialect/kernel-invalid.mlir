@@ -97,6 +97,17 @@ func.func @schedule_flag(%X: tensor<4xf32>) {
 
 // -----
 
+func.func @online_sums_held_row(%X: tensor<4x2xf32>) {
+  // expected-error @+1 {{online_sums needs row_chunks above 1 (a streamed row)}}
+  %0 = tile.kernel elementwise "k0" attributes {schedule = #tile.schedule<kind = row, local_size = [2, 1, 1], num_groups = [4, 1, 1], row_steps = 1, online_sums = true, loop_passes = 0.0>} -> tensor<4x2xf32> {
+    %1 = tile.ew neg %X : (tensor<4x2xf32>) -> tensor<4x2xf32>
+    tile.yield %1 : tensor<4x2xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @chunk_bounds(%X: tensor<4x2xf32>) {
   // expected-error @+1 {{chunk_bounds must rise strictly from 0 to the 4 rows of the outermost dimension}}
   %0 = tile.kernel elementwise "k0" attributes {chunk_bounds = array<i64: 0, 2, 2, 4>} -> tensor<4x2xf32> {

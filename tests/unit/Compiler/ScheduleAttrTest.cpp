@@ -43,6 +43,7 @@ Schedule makeSchedule() {
   s.rowsPerGroup = 4;
   s.rowSteps = 13;
   s.rowChunks = 3;
+  s.onlineSums = true;
   s.loopPasses = 12345.678901234567;
   s.localMemBytes = 4096;
   s.registers = 77;
@@ -81,6 +82,7 @@ void expectEqual(const Schedule &a, const Schedule &b) {
   EXPECT_EQ(a.rowsPerGroup, b.rowsPerGroup);
   EXPECT_EQ(a.rowSteps, b.rowSteps);
   EXPECT_EQ(a.rowChunks, b.rowChunks);
+  EXPECT_EQ(a.onlineSums, b.onlineSums);
   EXPECT_EQ(a.loopPasses, b.loopPasses);
   EXPECT_EQ(a.localMemBytes, b.localMemBytes);
   EXPECT_EQ(a.registers, b.registers);

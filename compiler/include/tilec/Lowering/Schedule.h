@@ -165,6 +165,11 @@ struct Schedule {
   int64_t rowsPerGroup = 1;
   int64_t rowSteps = 0;
   int64_t rowChunks = 1;
+  /// Streamed rows: each sum of `exp(x - m)` after the row maximum `m`
+  /// accumulates in the maximum's pass, rescaled as the lane's maximum
+  /// grows (findOnlineSums), so softmax streams its row twice, not three
+  /// times.
+  bool onlineSums = false;
   /// The most loop passes a work-item makes, counted as countLoopPasses
   /// does (an upper bound where the loops' bounds vary).
   double loopPasses = 0;
@@ -342,6 +347,9 @@ struct RowWork {
   /// into registers).
   unsigned loaded = 0;
   unsigned reductions = 0;
+  /// The sums that can accumulate in their maximum's pass of a streamed
+  /// row (Schedule::onlineSums).
+  unsigned onlineSums = 0;
   /// Local memory per work-item for the reductions' trees, in bytes.
   int64_t partialBytes = 0;
   /// Float `+` reductions over long rows are compensated.

@@ -79,6 +79,20 @@ SmallVector<Value> Aggregator::addProduct(ValueRange state, Value a, Value b) {
   return {sum, builder.create<arith::AddFOp>(loc, state[1], errors)};
 }
 
+SmallVector<Value> Aggregator::scale(ValueRange state, Value factor) {
+  assert(kind == tile::AggregationKind::Add && isa<FloatType>(computeType) &&
+         "only float sums scale");
+  Value product = builder.create<arith::MulFOp>(loc, state[0], factor);
+  if (!compensated)
+    return {product};
+  // The product's own rounding error joins the scaled errors, as in
+  // addProduct.
+  Value productError = builder.create<math::FmaOp>(
+      loc, state[0], factor, builder.create<arith::NegFOp>(loc, product));
+  return {product,
+          builder.create<math::FmaOp>(loc, state[1], factor, productError)};
+}
+
 SmallVector<Value> Aggregator::combine(ValueRange a, ValueRange b) {
   if (!compensated)
     return {emitAggregate(builder, loc, kind, tileType, a[0], b[0])};

@@ -101,6 +101,10 @@ public:
   /// error; otherwise add(state, a * b).
   llvm::SmallVector<mlir::Value> addProduct(mlir::ValueRange state,
                                             mlir::Value a, mlir::Value b);
+  /// A float sum of the terms of `state`, each multiplied by `factor` (a
+  /// compute value): an online sum's rescaling (OnlineSums.h).
+  llvm::SmallVector<mlir::Value> scale(mlir::ValueRange state,
+                                       mlir::Value factor);
   /// The aggregate of the terms of `a` and `b` (partials of two work-items).
   llvm::SmallVector<mlir::Value> combine(mlir::ValueRange a,
                                          mlir::ValueRange b);

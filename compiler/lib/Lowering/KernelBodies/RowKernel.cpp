@@ -19,12 +19,14 @@
 // reduction loops over the row's chunks (`rowSteps` elements per lane each),
 // computing the elementwise ops it needs from the inputs, and a last loop
 // computes every elementwise op again and stores the results. The per-row
-// ops run between the loops, as above.
+// ops run between the loops, as above. A sum of exp(a - max) after the row's
+// maximum accumulates in the maximum's loop (OnlineSums.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "KernelBodies/KernelBodies.h"
 #include "KernelBodies/LocalTree.h"
+#include "KernelBodies/OnlineSums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -71,6 +73,18 @@ private:
                     ValueRange state);
   void emitReduction(tile::ContractOp op, RowReduction &reduction);
   void emitStreamedReduction(tile::ContractOp op, RowReduction &reduction);
+  /// The loop of a streamed row that takes `online`'s maximum and its sum
+  /// together, then the maximum's tree; the sum's lane aggregates, rescaled
+  /// to the row's maximum, wait in `laneSums` for the sum's tree.
+  void emitOnlineReductions(const OnlineSum &online);
+  /// exp(from - to) in `type`, or 1 where from == to (both infinite
+  /// included, whose difference would be NaN).
+  Value getRescaling(Value from, Value to, Type type);
+  /// The maximum a lane's terms are taken against: its running maximum,
+  /// or the lowest finite value while that is -inf (every element so far
+  /// -inf, as in a masked row), so that their terms are exp(-inf) = 0,
+  /// not exp(-inf + inf) = NaN.
+  Value getPivot(Value max, Type type);
   /// Computes the ops over the rows that `op` needs at each element.
   void computeOperandsOf(tile::ContractOp op);
   void emitPerRowOp(Operation *op);
@@ -87,6 +101,11 @@ private:
   int64_t rowLength = 0, lanes = 0, rows = 0;
 
   llvm::DenseMap<Operation *, RowReduction> reductions;
+  /// The online sums of a streamed row (Schedule::onlineSums), by maximum.
+  SmallVector<OnlineSum> onlineSums;
+  llvm::DenseMap<Operation *, const OnlineSum *> onlineSumOfMax;
+  /// An online sum's lane aggregates once its maximum's tree has run.
+  llvm::DenseMap<Operation *, SmallVector<Value>> laneSums;
   Value lane, slot, globalRow;
   /// Per held element: its evaluator and whether it lies inside the row
   /// (null when every lane's element does).
@@ -204,6 +223,69 @@ void RowKernelEmitter::emitStreamedReduction(tile::ContractOp op,
   combineLanes(op, reduction, loop.getResults());
 }
 
+Value RowKernelEmitter::getRescaling(Value from, Value to, Type type) {
+  Value difference = emitElementwise(b, loc, tile::ElementwiseKind::Sub,
+                                     {from, to}, {type, type}, type);
+  Value factor = emitElementwise(b, loc, tile::ElementwiseKind::Exp,
+                                 {difference}, {type}, type);
+  Value one = b.create<arith::ConstantOp>(loc, b.getFloatAttr(type, 1.0));
+  return b.create<arith::SelectOp>(loc, emitEqual(b, loc, from, to, type), one,
+                                   factor);
+}
+
+Value RowKernelEmitter::getPivot(Value max, Type type) {
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(type).getFloatSemantics();
+  Value minusInfinity = b.create<arith::ConstantOp>(
+      loc, b.getFloatAttr(type, llvm::APFloat::getInf(semantics, true)));
+  Value lowest = b.create<arith::ConstantOp>(
+      loc, b.getFloatAttr(type, llvm::APFloat::getLargest(semantics, true)));
+  return b.create<arith::SelectOp>(
+      loc, emitEqual(b, loc, max, minusInfinity, type), lowest, max);
+}
+
+void RowKernelEmitter::emitOnlineReductions(const OnlineSum &online) {
+  tile::ContractOp max = online.max, sum = online.sum;
+  RowReduction &maxReduction = reductions[max];
+  RowReduction &sumReduction = reductions[sum];
+  Type type = max.getType().getElementType();
+  SmallVector<Value> initial = maxReduction.aggregator->start(
+      emitIdentity(b, loc, tile::AggregationKind::Max, type));
+  size_t maxSize = initial.size();
+  llvm::append_range(initial, sumReduction.aggregator->start(emitIdentity(
+                                  b, loc, tile::AggregationKind::Add, type)));
+  auto loop = b.create<scf::ForOp>(
+      loc, index.constant(0), index.constant(schedule.rowChunks),
+      index.constant(1), initial,
+      [&](OpBuilder &, Location, Value chunk, ValueRange state) {
+        makeElements(chunk);
+        computeOperandsOf(max);
+        SmallVector<Value> maxState =
+            aggregateElements(max, maxReduction, state.take_front(maxSize));
+        // The terms so far were taken against the old pivot.
+        Value pivot = getPivot(maxState.front(), type);
+        SmallVector<Value> sumState = sumReduction.aggregator->scale(
+            state.drop_front(maxSize),
+            getRescaling(getPivot(state.front(), type), pivot, type));
+        for (Value value : online.maxValues)
+          for (auto &element : elements)
+            element->define(value, pivot);
+        computeOperandsOf(sum);
+        SmallVector<Value> next = maxState;
+        llvm::append_range(next,
+                           aggregateElements(sum, sumReduction, sumState));
+        b.create<scf::YieldOp>(loc, next);
+      });
+  ValueRange results = loop.getResults();
+  combineLanes(max, maxReduction, results.take_front(maxSize));
+  Value rowMax = rowValues.lookup(max.getResult());
+  // A row of -inf only keeps its NaN sum: exp(lowest + inf) is inf, and 0
+  // times inf NaN, as exp(-inf + inf) in each term.
+  laneSums[sum] = sumReduction.aggregator->scale(
+      results.drop_front(maxSize),
+      getRescaling(getPivot(results.front(), type), rowMax, type));
+}
+
 void RowKernelEmitter::emitPerRowOp(Operation *op) {
   Value result = op->getResult(0);
   if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
@@ -297,6 +379,7 @@ void RowKernelEmitter::emitBlock(Value row) {
   }
   globalRow = index.add(row, index.constant(context.firstRow));
   rowValues.clear();
+  laneSums.clear();
   if (schedule.rowChunks == 1) {
     makeElements(Value());
     for (Operation *op : context.group.ops) {
@@ -311,7 +394,12 @@ void RowKernelEmitter::emitBlock(Value row) {
     emitElementStores(rowValid);
   } else {
     for (Operation *op : context.group.ops) {
-      if (auto contract = dyn_cast<tile::ContractOp>(op))
+      auto contract = dyn_cast<tile::ContractOp>(op);
+      if (contract && onlineSumOfMax.count(op))
+        emitOnlineReductions(*onlineSumOfMax.lookup(op));
+      else if (contract && laneSums.count(op))
+        combineLanes(contract, reductions[op], laneSums.lookup(op));
+      else if (contract)
         emitStreamedReduction(contract, reductions[op]);
       else if (!isOverRows(op))
         emitPerRowOp(op);
@@ -351,6 +439,11 @@ void RowKernelEmitter::emit() {
         b, loc, contract.getAggregation(), resultType, compensated);
     reduction.partials = std::make_unique<PartialArrays>(
         b, loc, *reduction.aggregator, schedule.localSize[0]);
+  }
+  if (schedule.onlineSums) {
+    onlineSums = findOnlineSums(context.group.ops, context.group.type);
+    for (const OnlineSum &online : onlineSums)
+      onlineSumOfMax[online.max] = &online;
   }
   Value item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
   SmallVector<Value> parts =

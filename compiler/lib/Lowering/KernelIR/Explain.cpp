@@ -187,7 +187,10 @@ void HostLowering::printExplanation(const KernelInfo &info,
       os << "holding " << s.rowSteps << " elements each in registers";
     else
       os << "streaming it in " << s.rowChunks << " chunks of " << s.rowSteps
-         << " elements each, once per reduction and once for the results";
+         << " elements each, once per reduction"
+         << (s.onlineSums ? " (a sum of exp(x - max) in its maximum's pass)"
+                          : "")
+         << " and once for the results";
     os << "; each reduction is a tree of "
        << llvm::Log2_64(uint64_t(s.localSize[0] / s.rowsPerGroup))
        << " steps in local memory\n";

@@ -16,6 +16,7 @@
 #include "tilec/Lowering/Schedule.h"
 
 #include "KernelBodies/KernelEmitter.h"
+#include "KernelBodies/OnlineSums.h"
 
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -70,6 +71,7 @@ RowWork lowering::getRowWork(ArrayRef<Operation *> ops,
     work.partialBytes += bytes * (compensated ? 2 : 1);
   }
   work.loaded = loaded.size();
+  work.onlineSums = findOnlineSums(ops, rowType).size();
   return work;
 }
 
@@ -156,6 +158,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   schedule.rowsPerGroup = rowsPerGroup;
   schedule.rowSteps = steps;
   schedule.rowChunks = chunks;
+  schedule.onlineSums = chunks > 1 && work.onlineSums > 0;
   schedule.localSize[0] = rowsPerGroup * lanes;
   int64_t blocks = llvm::divideCeil(work.rows, rowsPerGroup);
   int64_t groups = std::max<int64_t>(1, blocks);
@@ -167,9 +170,10 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   schedule.compensated = work.compensated;
   // Fewer work-groups than blocks walk them: one pass per block, plus the
   // last test (one work-group per block runs no such loop); a streamed
-  // row's passes (one per reduction, one for the results) each loop over
-  // its chunks.
-  int64_t passes = chunks > 1 ? int64_t(work.reductions) + 1 : 0;
+  // row's passes (one per reduction but the online sums, one for the
+  // results) each loop over its chunks.
+  int64_t passes =
+      chunks > 1 ? int64_t(work.reductions - work.onlineSums) + 1 : 0;
   double blockPasses = double(llvm::divideCeil(blocks, groups));
   schedule.loopPasses = (groups == blocks ? 0 : blockPasses + 1) +
                         blockPasses * double(passes) * double(chunks + 1);
@@ -195,11 +199,16 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                 .str()
           : llvm::formatv(
                 "which stream it ({0}): each of the row's {1} passes (one "
-                "per reduction, one for the results) walks it in {2} chunks "
-                "of {3} elements per work-item, recomputing the elementwise "
-                "ops from the inputs (from the cache where the rows in flight "
-                "fit it)",
-                tooLong, passes, chunks, steps)
+                "per reduction, one for the results{4}) walks it in {2} "
+                "chunks of {3} elements per work-item, recomputing the "
+                "elementwise ops from the inputs (from the cache where the "
+                "rows in flight fit it)",
+                tooLong, passes, chunks, steps,
+                schedule.onlineSums
+                    ? "; a sum of exp(x - max) takes its maximum's pass, each "
+                      "work-item rescaling its sum by exp(old - new) as its "
+                      "maximum grows"
+                    : "")
                 .str();
   schedule.reason = llvm::formatv(
       "reductions over rows of {0} elements with consumers that broadcast "

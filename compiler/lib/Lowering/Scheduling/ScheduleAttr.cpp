@@ -27,7 +27,7 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       walk.vectorAccesses, walk.accesses, s.split.mergedLevels,
       s.split.stridedLevel, s.split.contiguous, s.elementsPerGroup,
       s.partialGroups, s.treeCombination, s.lastGroupCombines, s.compensated,
-      s.rowsPerGroup, s.rowSteps, s.rowChunks,
+      s.rowsPerGroup, s.rowSteps, s.rowChunks, s.onlineSums,
       FloatAttr::get(Float64Type::get(context), s.loopPasses), s.localMemBytes,
       s.registers, s.reason);
 }
@@ -63,6 +63,7 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   s.rowsPerGroup = attr.getRowsPerGroup();
   s.rowSteps = attr.getRowSteps();
   s.rowChunks = attr.getRowChunks();
+  s.onlineSums = attr.getOnlineSums();
   s.loopPasses = attr.getLoopPasses().getValueAsDouble();
   s.localMemBytes = attr.getLocalMemBytes();
   s.registers = attr.getRegisters();

@@ -128,16 +128,15 @@ void RationalMapAttr::print(AsmPrinter &printer) const {
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
-                     ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups,
-                     int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                     int64_t, int64_t, int64_t vectorWidth, int64_t, int64_t,
-                     bool, int64_t walkWidth, int64_t, int64_t, int64_t,
-                     int64_t, int64_t, int64_t, bool, int64_t elementsPerGroup,
-                     int64_t partialGroups, bool, bool lastGroupCombines, bool,
-                     int64_t rowsPerGroup, int64_t, int64_t rowChunks,
-                     FloatAttr loopPasses, int64_t, int64_t, StringRef) {
+LogicalResult ScheduleAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
+    ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups, int64_t, int64_t,
+    int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t vectorWidth,
+    int64_t, int64_t, bool, int64_t walkWidth, int64_t, int64_t, int64_t,
+    int64_t, int64_t, int64_t, bool, int64_t elementsPerGroup,
+    int64_t partialGroups, bool, bool lastGroupCombines, bool,
+    int64_t rowsPerGroup, int64_t, int64_t rowChunks, bool onlineSums,
+    FloatAttr loopPasses, int64_t, int64_t, StringRef) {
   for (auto [name, extents] :
        {std::pair{"local_size", localSize}, {"num_groups", numGroups}}) {
     if (extents.size() != 3)
@@ -153,6 +152,9 @@ ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
                           "must be positive";
   if (lastGroupCombines && partialGroups < 2)
     return emitError() << "last_group_combines needs partial_groups above 1";
+  if (onlineSums && rowChunks < 2)
+    return emitError() << "online_sums needs row_chunks above 1 (a streamed "
+                          "row)";
   if (!loopPasses || !loopPasses.getType().isF64())
     return emitError() << "loop_passes must be an f64 float";
   return success();

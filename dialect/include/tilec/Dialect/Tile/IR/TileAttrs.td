@@ -146,6 +146,7 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
     Tile_CountParameter<"1">:$rows_per_group,
     Tile_CountParameter<"0">:$row_steps,
     Tile_CountParameter<"1">:$row_chunks,
+    Tile_FlagParameter:$online_sums,
     // Estimates.
     "::mlir::FloatAttr":$loop_passes,
     Tile_CountParameter<"0">:$local_mem_bytes,
