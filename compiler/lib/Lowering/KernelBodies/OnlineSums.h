@@ -1,4 +1,4 @@
-//===- OnlineSums.h - Sums of exp(x - max) in the maximum's pass --*- C++ -*-===//
+//===- OnlineSums.h - Sums of exp(x - max) in their max's pass --*- C++ -*-===//
 //
 // Softmax, log-softmax, logsumexp and the cross-entropy take a row's
 // maximum m, then the sum of exp(a - m) over the row. A streamed row kernel
