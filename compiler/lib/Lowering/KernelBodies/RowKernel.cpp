@@ -73,6 +73,11 @@ private:
                     ValueRange state);
   void emitReduction(tile::ContractOp op, RowReduction &reduction);
   void emitStreamedReduction(tile::ContractOp op, RowReduction &reduction);
+  /// A loop over a streamed row's chunks that carries `initial`: `step`
+  /// makes the chunk's elements' next values from the carried ones.
+  scf::ForOp
+  createChunkLoop(ValueRange initial,
+                  llvm::function_ref<SmallVector<Value>(ValueRange)> step);
   /// The loop of a streamed row that takes `online`'s maximum and its sum
   /// together, then the maximum's tree; the sum's lane aggregates, rescaled
   /// to the row's maximum, wait in `laneSums` for the sum's tree.
@@ -212,15 +217,23 @@ void RowKernelEmitter::emitStreamedReduction(tile::ContractOp op,
   Type resultType = op.getType().getElementType();
   SmallVector<Value> initial = reduction.aggregator->start(
       emitIdentity(b, loc, op.getAggregation(), resultType));
-  auto loop = b.create<scf::ForOp>(
+  scf::ForOp loop = createChunkLoop(initial, [&](ValueRange state) {
+    computeOperandsOf(op);
+    return aggregateElements(op, reduction, state);
+  });
+  combineLanes(op, reduction, loop.getResults());
+}
+
+scf::ForOp RowKernelEmitter::createChunkLoop(
+    ValueRange initial,
+    llvm::function_ref<SmallVector<Value>(ValueRange)> step) {
+  return b.create<scf::ForOp>(
       loc, index.constant(0), index.constant(schedule.rowChunks),
       index.constant(1), initial,
       [&](OpBuilder &, Location, Value chunk, ValueRange state) {
         makeElements(chunk);
-        computeOperandsOf(op);
-        b.create<scf::YieldOp>(loc, aggregateElements(op, reduction, state));
+        b.create<scf::YieldOp>(loc, step(state));
       });
-  combineLanes(op, reduction, loop.getResults());
 }
 
 Value RowKernelEmitter::getRescaling(Value from, Value to, Type type) {
@@ -254,28 +267,23 @@ void RowKernelEmitter::emitOnlineReductions(const OnlineSum &online) {
   size_t maxSize = initial.size();
   llvm::append_range(initial, sumReduction.aggregator->start(emitIdentity(
                                   b, loc, tile::AggregationKind::Add, type)));
-  auto loop = b.create<scf::ForOp>(
-      loc, index.constant(0), index.constant(schedule.rowChunks),
-      index.constant(1), initial,
-      [&](OpBuilder &, Location, Value chunk, ValueRange state) {
-        makeElements(chunk);
-        computeOperandsOf(max);
-        SmallVector<Value> maxState =
-            aggregateElements(max, maxReduction, state.take_front(maxSize));
-        // The terms so far were taken against the old pivot.
-        Value pivot = getPivot(maxState.front(), type);
-        SmallVector<Value> sumState = sumReduction.aggregator->scale(
-            state.drop_front(maxSize),
-            getRescaling(getPivot(state.front(), type), pivot, type));
-        for (Value value : online.maxValues)
-          for (auto &element : elements)
-            element->define(value, pivot);
-        computeOperandsOf(sum);
-        SmallVector<Value> next = maxState;
-        llvm::append_range(next,
-                           aggregateElements(sum, sumReduction, sumState));
-        b.create<scf::YieldOp>(loc, next);
-      });
+  scf::ForOp loop = createChunkLoop(initial, [&](ValueRange state) {
+    computeOperandsOf(max);
+    SmallVector<Value> maxState =
+        aggregateElements(max, maxReduction, state.take_front(maxSize));
+    // The terms so far were taken against the old pivot.
+    Value pivot = getPivot(maxState.front(), type);
+    SmallVector<Value> sumState = sumReduction.aggregator->scale(
+        state.drop_front(maxSize),
+        getRescaling(getPivot(state.front(), type), pivot, type));
+    for (Value value : online.maxValues)
+      for (auto &element : elements)
+        element->define(value, pivot);
+    computeOperandsOf(sum);
+    SmallVector<Value> next = maxState;
+    llvm::append_range(next, aggregateElements(sum, sumReduction, sumState));
+    return next;
+  });
   ValueRange results = loop.getResults();
   combineLanes(max, maxReduction, results.take_front(maxSize));
   Value rowMax = rowValues.lookup(max.getResult());
