@@ -96,6 +96,10 @@ void emitPartialCombination(KernelContext &context);
 /// Reductions over rows with the ops that broadcast them back over the rows
 /// (RowKernel.cpp).
 void emitRowKernel(KernelContext &context);
+/// Whether `op` of a row kernel over rows of `rowType` computes at each
+/// element of the rows, rather than once per row (a reduction, a reshape
+/// or an op over the per-row values).
+bool isOverRows(mlir::Operation *op, mlir::RankedTensorType rowType);
 
 } // namespace lowering
 } // namespace tilec

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelBodies/OnlineSums.h"
+#include "KernelBodies/KernelBodies.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -36,8 +37,7 @@ getOverRows(Value value, tile::ElementwiseKind kind,
             RankedTensorType rowType) {
   auto op = value.getDefiningOp<tile::ElementwiseOp>();
   if (!op || op.getKind() != kind || !position.count(op) ||
-      cast<RankedTensorType>(op.getResult().getType()).getShape() !=
-          rowType.getShape())
+      !isOverRows(op, rowType))
     return nullptr;
   return op;
 }
@@ -58,11 +58,7 @@ SmallVector<OnlineSum> lowering::findOnlineSums(ArrayRef<Operation *> ops,
       if (!producer || !position.count(producer) ||
           !seen.insert(producer).second)
         continue;
-      bool overRows =
-          !isa<tile::ContractOp, tile::ReshapeOp>(producer) &&
-          cast<RankedTensorType>(producer->getResult(0).getType()).getShape() ==
-              rowType.getShape();
-      if (!overRows) {
+      if (!isOverRows(producer, rowType)) {
         if (position.lookup(producer) >= limit)
           return false;
         continue;

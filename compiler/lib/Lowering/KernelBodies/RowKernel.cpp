@@ -96,7 +96,6 @@ private:
   void defineRowValue(Value value, Value scalar);
   void emitElementStores(Value rowValid);
   void emitRowStores(Value rowValid);
-  bool isOverRows(Operation *op) const;
 
   KernelContext &context;
   OpBuilder &b;
@@ -107,8 +106,7 @@ private:
 
   llvm::DenseMap<Operation *, RowReduction> reductions;
   /// The online sums of a streamed row (Schedule::onlineSums), by maximum.
-  SmallVector<OnlineSum> onlineSums;
-  llvm::DenseMap<Operation *, const OnlineSum *> onlineSumOfMax;
+  llvm::DenseMap<Operation *, OnlineSum> onlineSumOfMax;
   /// An online sum's lane aggregates once its maximum's tree has run.
   llvm::DenseMap<Operation *, SmallVector<Value>> laneSums;
   Value lane, slot, globalRow;
@@ -127,12 +125,12 @@ void RowKernelEmitter::defineRowValue(Value value, Value scalar) {
     element->define(value, scalar);
 }
 
-bool RowKernelEmitter::isOverRows(Operation *op) const {
+bool lowering::isOverRows(Operation *op, RankedTensorType rowType) {
   // With rows of one element, [M, 1] is both the rows' shape and the
   // per-row one: a reshape is always per row.
   return !isa<tile::ReshapeOp, tile::ContractOp>(op) &&
          cast<RankedTensorType>(op->getResult(0).getType()).getShape() ==
-             context.group.type.getShape();
+             rowType.getShape();
 }
 
 SmallVector<Value> RowKernelEmitter::aggregateElements(tile::ContractOp op,
@@ -200,7 +198,7 @@ void RowKernelEmitter::computeOperandsOf(tile::ContractOp op) {
   SmallVector<Value> pending(op.getInputs());
   while (!pending.empty()) {
     Operation *producer = pending.pop_back_val().getDefiningOp();
-    if (!producer || !isOverRows(producer) ||
+    if (!producer || !isOverRows(producer, context.group.type) ||
         !llvm::is_contained(context.group.ops, producer) ||
         !needed.insert(producer).second)
       continue;
@@ -393,7 +391,7 @@ void RowKernelEmitter::emitBlock(Value row) {
     for (Operation *op : context.group.ops) {
       if (auto contract = dyn_cast<tile::ContractOp>(op))
         emitReduction(contract, reductions[op]);
-      else if (isOverRows(op))
+      else if (isOverRows(op, context.group.type))
         for (auto &element : elements)
           element->compute(op);
       else
@@ -404,19 +402,19 @@ void RowKernelEmitter::emitBlock(Value row) {
     for (Operation *op : context.group.ops) {
       auto contract = dyn_cast<tile::ContractOp>(op);
       if (contract && onlineSumOfMax.count(op))
-        emitOnlineReductions(*onlineSumOfMax.lookup(op));
+        emitOnlineReductions(onlineSumOfMax.find(op)->second);
       else if (contract && laneSums.count(op))
         combineLanes(contract, reductions[op], laneSums.lookup(op));
       else if (contract)
         emitStreamedReduction(contract, reductions[op]);
-      else if (!isOverRows(op))
+      else if (!isOverRows(op, context.group.type))
         emitPerRowOp(op);
     }
     // The results: every op over the rows once more, chunk by chunk.
     auto storeChunk = [&](OpBuilder &, Location, Value chunk, ValueRange) {
       makeElements(chunk);
       for (Operation *op : context.group.ops)
-        if (isOverRows(op))
+        if (isOverRows(op, context.group.type))
           for (auto &element : elements)
             element->compute(op);
       emitElementStores(rowValid);
@@ -448,11 +446,10 @@ void RowKernelEmitter::emit() {
     reduction.partials = std::make_unique<PartialArrays>(
         b, loc, *reduction.aggregator, schedule.localSize[0]);
   }
-  if (schedule.onlineSums) {
-    onlineSums = findOnlineSums(context.group.ops, context.group.type);
-    for (const OnlineSum &online : onlineSums)
-      onlineSumOfMax[online.max] = &online;
-  }
+  if (schedule.onlineSums)
+    for (OnlineSum &online :
+         findOnlineSums(context.group.ops, context.group.type))
+      onlineSumOfMax[online.max] = std::move(online);
   Value item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
   SmallVector<Value> parts =
       index.delinearize(item, {schedule.rowsPerGroup, lanes});
