@@ -167,8 +167,10 @@ struct Schedule {
   int64_t rowChunks = 1;
   /// Streamed rows: each sum of `exp(x - m)` after the row maximum `m`
   /// accumulates in the maximum's pass, rescaled as the lane's maximum
-  /// grows (findOnlineSums), so softmax streams its row twice, not three
-  /// times.
+  /// grows, and each sum of `(x - c)^2`, `c` per row, comes from the
+  /// statistics of x gathered in an earlier reduction's pass
+  /// (findOnlineSums), so softmax and layer norm stream a row twice, not
+  /// three times.
   bool onlineSums = false;
   /// The most loop passes a work-item makes, counted as countLoopPasses
   /// does (an upper bound where the loops' bounds vary).
@@ -347,9 +349,10 @@ struct RowWork {
   /// into registers).
   unsigned loaded = 0;
   unsigned reductions = 0;
-  /// The sums that can accumulate in their maximum's pass of a streamed
-  /// row (Schedule::onlineSums).
-  unsigned onlineSums = 0;
+  /// The sums that can accumulate in an earlier reduction's pass of a
+  /// streamed row (Schedule::onlineSums): of exp(x - max) in their
+  /// maximum's, of squared differences from a per-row value in any.
+  unsigned onlineExponentials = 0, onlineSquares = 0;
   /// Local memory per work-item for the reductions' trees, in bytes.
   int64_t partialBytes = 0;
   /// Float `+` reductions over long rows are compensated.

@@ -20,7 +20,9 @@
 // computing the elementwise ops it needs from the inputs, and a last loop
 // computes every elementwise op again and stores the results. The per-row
 // ops run between the loops, as above. A sum of exp(a - max) after the row's
-// maximum accumulates in the maximum's loop (OnlineSums.h).
+// maximum accumulates in the maximum's loop, and a sum of (a - c)^2, c per
+// row, from statistics of a gathered in an earlier reduction's loop
+// (OnlineSums.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +31,9 @@
 #include "KernelBodies/OnlineSums.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include "llvm/ADT/SetVector.h"
 
 #include <memory>
 
@@ -42,6 +47,14 @@ namespace {
 struct RowReduction {
   std::unique_ptr<Aggregator> aggregator;
   std::unique_ptr<PartialArrays> partials;
+};
+
+/// An online square sum whose host's loop has run: the per-row value its
+/// differences take, and the lane's statistics of the centred value's
+/// elements: their count, their mean relative to `shift` and their sum of
+/// squared deviations from it.
+struct LaneStatistics {
+  Value centre, count, shift, mean, deviations;
 };
 
 class RowKernelEmitter {
@@ -72,7 +85,17 @@ private:
   void combineLanes(tile::ContractOp op, RowReduction &reduction,
                     ValueRange state);
   void emitReduction(tile::ContractOp op, RowReduction &reduction);
+  /// The loop of a streamed row that takes `op`, and the statistics of
+  /// the centred values of the square sums it hosts, for their trees
+  /// (`laneStatistics`).
   void emitStreamedReduction(tile::ContractOp op, RowReduction &reduction);
+  /// `state`, a lane's LaneStatistics of `value` from `count` on, with the
+  /// chunk's elements of `value` merged in: their own statistics, about
+  /// their mean, combined by Chan, Golub and LeVeque's update.
+  SmallVector<Value> mergeChunkStatistics(Value value, ValueRange state);
+  /// Combines the lanes' shares of the online square sum `sum`,
+  /// M2 + n (mean - c)^2 of their statistics, by its tree.
+  void combineSquareSum(tile::ContractOp sum);
   /// A loop over a streamed row's chunks that carries `initial`: `step`
   /// makes the chunk's elements' next values from the carried ones.
   scf::ForOp
@@ -90,8 +113,8 @@ private:
   /// -inf, as in a masked row), so that their terms are exp(-inf) = 0,
   /// not exp(-inf + inf) = NaN.
   Value getPivot(Value max, Type type);
-  /// Computes the ops over the rows that `op` needs at each element.
-  void computeOperandsOf(tile::ContractOp op);
+  /// Computes the ops over the rows that `values` need at each element.
+  void computeOperandsOf(ValueRange values);
   void emitPerRowOp(Operation *op);
   void defineRowValue(Value value, Value scalar);
   void emitElementStores(Value rowValid);
@@ -109,6 +132,11 @@ private:
   llvm::DenseMap<Operation *, OnlineSum> onlineSumOfMax;
   /// An online sum's lane aggregates once its maximum's tree has run.
   llvm::DenseMap<Operation *, SmallVector<Value>> laneSums;
+  /// The online sums of squares of a streamed row, by host, and the
+  /// statistics of their centred values once their host's loop has run, by
+  /// sum.
+  llvm::DenseMap<Operation *, SmallVector<OnlineSquareSum>> squareSumsOfHost;
+  llvm::DenseMap<Operation *, LaneStatistics> laneStatistics;
   Value lane, slot, globalRow;
   /// Per held element: its evaluator and whether it lies inside the row
   /// (null when every lane's element does).
@@ -191,11 +219,11 @@ void RowKernelEmitter::emitReduction(tile::ContractOp op,
   combineLanes(op, reduction, aggregateElements(op, reduction, initial));
 }
 
-void RowKernelEmitter::computeOperandsOf(tile::ContractOp op) {
-  // The ops over the rows before `op` that it reads, directly or through
-  // each other.
+void RowKernelEmitter::computeOperandsOf(ValueRange values) {
+  // The ops over the rows that compute `values`, directly or through each
+  // other.
   llvm::DenseSet<Operation *> needed;
-  SmallVector<Value> pending(op.getInputs());
+  SmallVector<Value> pending(values);
   while (!pending.empty()) {
     Operation *producer = pending.pop_back_val().getDefiningOp();
     if (!producer || !isOverRows(producer, context.group.type) ||
@@ -215,11 +243,37 @@ void RowKernelEmitter::emitStreamedReduction(tile::ContractOp op,
   Type resultType = op.getType().getElementType();
   SmallVector<Value> initial = reduction.aggregator->start(
       emitIdentity(b, loc, op.getAggregation(), resultType));
+  size_t size = initial.size();
+  // The statistics of each value the hosted square sums centre, four
+  // values each after the reduction's.
+  SmallVector<OnlineSquareSum> squares = squareSumsOfHost.lookup(op);
+  llvm::SetVector<Value> centred;
+  for (const OnlineSquareSum &online : squares)
+    centred.insert(online.centred);
+  for (Value value : centred) {
+    Type type = cast<RankedTensorType>(value.getType()).getElementType();
+    initial.append(4,
+                   b.create<arith::ConstantOp>(loc, b.getFloatAttr(type, 0)));
+  }
   scf::ForOp loop = createChunkLoop(initial, [&](ValueRange state) {
-    computeOperandsOf(op);
-    return aggregateElements(op, reduction, state);
+    computeOperandsOf(op.getInputs());
+    SmallVector<Value> next =
+        aggregateElements(op, reduction, state.take_front(size));
+    computeOperandsOf(centred.getArrayRef());
+    for (auto [i, value] : llvm::enumerate(centred))
+      llvm::append_range(
+          next, mergeChunkStatistics(value, state.slice(size + 4 * i, 4)));
+    return next;
   });
-  combineLanes(op, reduction, loop.getResults());
+  ValueRange results = loop.getResults();
+  combineLanes(op, reduction, results.take_front(size));
+  for (const OnlineSquareSum &online : squares) {
+    size_t first =
+        size + 4 * (llvm::find(centred, online.centred) - centred.begin());
+    laneStatistics[online.sum] = {online.centre, results[first],
+                                  results[first + 1], results[first + 2],
+                                  results[first + 3]};
+  }
 }
 
 scf::ForOp RowKernelEmitter::createChunkLoop(
@@ -266,7 +320,7 @@ void RowKernelEmitter::emitOnlineReductions(const OnlineSum &online) {
   llvm::append_range(initial, sumReduction.aggregator->start(emitIdentity(
                                   b, loc, tile::AggregationKind::Add, type)));
   scf::ForOp loop = createChunkLoop(initial, [&](ValueRange state) {
-    computeOperandsOf(max);
+    computeOperandsOf(max.getInputs());
     SmallVector<Value> maxState =
         aggregateElements(max, maxReduction, state.take_front(maxSize));
     // The terms so far were taken against the old pivot.
@@ -277,7 +331,7 @@ void RowKernelEmitter::emitOnlineReductions(const OnlineSum &online) {
     for (Value value : online.maxValues)
       for (auto &element : elements)
         element->define(value, pivot);
-    computeOperandsOf(sum);
+    computeOperandsOf(sum.getInputs());
     SmallVector<Value> next = maxState;
     llvm::append_range(next, aggregateElements(sum, sumReduction, sumState));
     return next;
@@ -290,6 +344,110 @@ void RowKernelEmitter::emitOnlineReductions(const OnlineSum &online) {
   laneSums[sum] = sumReduction.aggregator->scale(
       results.drop_front(maxSize),
       getRescaling(getPivot(results.front(), type), rowMax, type));
+}
+
+SmallVector<Value> RowKernelEmitter::mergeChunkStatistics(Value value,
+                                                          ValueRange state) {
+  Type type = cast<RankedTensorType>(value.getType()).getElementType();
+  auto constant = [&](double x) -> Value {
+    return b.create<arith::ConstantOp>(loc, b.getFloatAttr(type, x));
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return b.createOrFold<arith::AddFOp>(loc, x, y);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return b.createOrFold<arith::MulFOp>(loc, x, y);
+  };
+  auto fma = [&](Value x, Value y, Value z) -> Value {
+    return b.create<math::FmaOp>(loc, x, y, z);
+  };
+  auto compare = [&](arith::CmpFPredicate predicate, Value x, Value y) {
+    return b.create<arith::CmpFOp>(loc, predicate, x, y);
+  };
+  // Zero outside the row.
+  auto inside = [&](size_t step, Value x) {
+    if (Value valid = insideRow[step])
+      return Value(b.create<arith::SelectOp>(loc, valid, x, constant(0)));
+    return x;
+  };
+  // How many of the chunk's elements lie inside the row, and the mean of
+  // `terms` over them.
+  Value count = constant(0);
+  for (size_t step = 0; step < elements.size(); ++step)
+    count = add(count, inside(step, constant(1)));
+  Value inverse = b.createOrFold<arith::DivFOp>(loc, constant(1), count);
+  auto estimateMean = [&](ArrayRef<Value> terms) {
+    Value mean = constant(0);
+    for (Value term : terms)
+      mean = fma(term, inverse, mean);
+    return mean;
+  };
+  Value seen = state[0], shift = state[1];
+  // The lane's values are taken relative to a shift, its first chunk's
+  // mean: rows whose mean is large beside their spread keep their
+  // deviations' digits (x - shift is exact where x lies within a factor 2
+  // of it), as the two passes, which subtract the row's mean, do.
+  SmallVector<Value> terms;
+  for (size_t step = 0; step < elements.size(); ++step)
+    terms.push_back(inside(step, elements[step]->get(value)));
+  shift = b.create<arith::SelectOp>(
+      loc, compare(arith::CmpFPredicate::OEQ, seen, constant(0)),
+      estimateMean(terms), shift);
+  for (auto [step, term] : llvm::enumerate(terms))
+    term = inside(step, b.create<arith::SubFOp>(loc, term, shift));
+  // The chunk's mean about a first estimate p: mean = p + t1 / k and
+  // M2 = t2 - t1^2 / k with t1, t2 the sums of x - p and (x - p)^2, so that
+  // p's rounding is corrected.
+  Value estimate = estimateMean(terms);
+  Value t1 = constant(0), t2 = constant(0);
+  for (auto [step, term] : llvm::enumerate(terms)) {
+    Value deviation =
+        inside(step, b.create<arith::SubFOp>(loc, term, estimate));
+    t1 = add(t1, deviation);
+    t2 = fma(deviation, deviation, t2);
+  }
+  Value chunkMean = fma(t1, inverse, estimate);
+  Value chunkDeviations =
+      fma(b.create<arith::NegFOp>(loc, mul(t1, inverse)), t1, t2);
+  // Rounding may take it below 0, where a sum of squares cannot be (NaN
+  // stays NaN).
+  chunkDeviations = b.create<arith::SelectOp>(
+      loc, compare(arith::CmpFPredicate::OLT, chunkDeviations, constant(0)),
+      constant(0), chunkDeviations);
+  // The merge: n' = n + k, mean' = mean n / n' + chunk mean k / n' (a
+  // convex combination, which cannot overflow), M2' = M2 + chunk M2 +
+  // delta^2 n k / n'. A chunk with no element inside the row leaves the
+  // state as it is.
+  Value total = add(seen, count);
+  Value share = b.createOrFold<arith::DivFOp>(loc, count, total);
+  Value kept = b.createOrFold<arith::DivFOp>(loc, seen, total);
+  Value delta = b.create<arith::SubFOp>(loc, chunkMean, state[2]);
+  Value mean = fma(chunkMean, share, mul(state[2], kept));
+  Value deviations =
+      fma(mul(delta, mul(seen, share)), delta, add(state[3], chunkDeviations));
+  SmallVector<Value> next = {total, shift, mean, deviations};
+  if (llvm::any_of(insideRow, [](Value valid) { return bool(valid); })) {
+    Value any = compare(arith::CmpFPredicate::OGT, count, constant(0));
+    for (auto [value, old] : llvm::zip(next, state))
+      value = b.create<arith::SelectOp>(loc, any, value, old);
+  }
+  return next;
+}
+
+void RowKernelEmitter::combineSquareSum(tile::ContractOp sum) {
+  const LaneStatistics &statistics = laneStatistics.find(sum)->second;
+  RowReduction &reduction = reductions[sum];
+  // (shift - c) first: exact where c lies near the shift.
+  Value offset = b.create<arith::AddFOp>(
+      loc,
+      b.create<arith::SubFOp>(loc, statistics.shift,
+                              rowValues.lookup(statistics.centre)),
+      statistics.mean);
+  Value share = b.create<math::FmaOp>(
+      loc, b.create<arith::MulFOp>(loc, statistics.count, offset), offset,
+      statistics.deviations);
+  // The lane's aggregate starts from its share.
+  combineLanes(sum, reduction, reduction.aggregator->start(share));
 }
 
 void RowKernelEmitter::emitPerRowOp(Operation *op) {
@@ -386,6 +544,7 @@ void RowKernelEmitter::emitBlock(Value row) {
   globalRow = index.add(row, index.constant(context.firstRow));
   rowValues.clear();
   laneSums.clear();
+  laneStatistics.clear();
   if (schedule.rowChunks == 1) {
     makeElements(Value());
     for (Operation *op : context.group.ops) {
@@ -405,6 +564,8 @@ void RowKernelEmitter::emitBlock(Value row) {
         emitOnlineReductions(onlineSumOfMax.find(op)->second);
       else if (contract && laneSums.count(op))
         combineLanes(contract, reductions[op], laneSums.lookup(op));
+      else if (contract && laneStatistics.count(op))
+        combineSquareSum(contract);
       else if (contract)
         emitStreamedReduction(contract, reductions[op]);
       else if (!isOverRows(op, context.group.type))
@@ -446,10 +607,13 @@ void RowKernelEmitter::emit() {
     reduction.partials = std::make_unique<PartialArrays>(
         b, loc, *reduction.aggregator, schedule.localSize[0]);
   }
-  if (schedule.onlineSums)
-    for (OnlineSum &online :
-         findOnlineSums(context.group.ops, context.group.type))
-      onlineSumOfMax[online.max] = std::move(online);
+  if (schedule.onlineSums) {
+    OnlineSums online = findOnlineSums(context.group.ops, context.group.type);
+    for (OnlineSum &sum : online.ofExponentials)
+      onlineSumOfMax[sum.max] = std::move(sum);
+    for (const OnlineSquareSum &sum : online.ofSquares)
+      squareSumsOfHost[sum.host].push_back(sum);
+  }
   Value item = b.create<gpu::ThreadIdOp>(loc, gpu::Dimension::x);
   SmallVector<Value> parts =
       index.delinearize(item, {schedule.rowsPerGroup, lanes});

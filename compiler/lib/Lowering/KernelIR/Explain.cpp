@@ -188,8 +188,7 @@ void HostLowering::printExplanation(const KernelInfo &info,
     else
       os << "streaming it in " << s.rowChunks << " chunks of " << s.rowSteps
          << " elements each, once per reduction"
-         << (s.onlineSums ? " (a sum of exp(x - max) in its maximum's pass)"
-                          : "")
+         << (s.onlineSums ? " (but those summed in an earlier one's pass)" : "")
          << " and once for the results";
     os << "; each reduction is a tree of "
        << llvm::Log2_64(uint64_t(s.localSize[0] / s.rowsPerGroup))

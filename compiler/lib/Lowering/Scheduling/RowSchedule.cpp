@@ -71,7 +71,9 @@ RowWork lowering::getRowWork(ArrayRef<Operation *> ops,
     work.partialBytes += bytes * (compensated ? 2 : 1);
   }
   work.loaded = loaded.size();
-  work.onlineSums = findOnlineSums(ops, rowType).size();
+  OnlineSums online = findOnlineSums(ops, rowType);
+  work.onlineExponentials = online.ofExponentials.size();
+  work.onlineSquares = online.ofSquares.size();
   return work;
 }
 
@@ -158,7 +160,8 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   schedule.rowsPerGroup = rowsPerGroup;
   schedule.rowSteps = steps;
   schedule.rowChunks = chunks;
-  schedule.onlineSums = chunks > 1 && work.onlineSums > 0;
+  unsigned onlineSums = work.onlineExponentials + work.onlineSquares;
+  schedule.onlineSums = chunks > 1 && onlineSums > 0;
   schedule.localSize[0] = rowsPerGroup * lanes;
   int64_t blocks = llvm::divideCeil(work.rows, rowsPerGroup);
   int64_t groups = std::max<int64_t>(1, blocks);
@@ -172,8 +175,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   // last test (one work-group per block runs no such loop); a streamed
   // row's passes (one per reduction but the online sums, one for the
   // results) each loop over its chunks.
-  int64_t passes =
-      chunks > 1 ? int64_t(work.reductions - work.onlineSums) + 1 : 0;
+  int64_t passes = chunks > 1 ? int64_t(work.reductions - onlineSums) + 1 : 0;
   double blockPasses = double(llvm::divideCeil(blocks, groups));
   schedule.loopPasses = (groups == blocks ? 0 : blockPasses + 1) +
                         blockPasses * double(passes) * double(chunks + 1);
@@ -192,6 +194,16 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   std::string rowsText = rowsPerGroup == 1
                              ? std::string("one row")
                              : llvm::formatv("{0} rows", rowsPerGroup).str();
+  std::string online;
+  if (chunks > 1 && work.onlineExponentials)
+    online += "; a sum of exp(x - max) takes its maximum's pass, each "
+              "work-item rescaling its sum by exp(old - new) as its maximum "
+              "grows";
+  if (chunks > 1 && work.onlineSquares)
+    online += "; a sum of squared differences from a per-row value takes an "
+              "earlier reduction's pass, each work-item keeping the count, "
+              "mean and squared deviations of its elements and adding n "
+              "(mean - c)^2 once the value c is known";
   std::string holding =
       chunks == 1
           ? llvm::formatv("each holding {0} elements of the row in registers",
@@ -203,12 +215,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                 "chunks of {3} elements per work-item, recomputing the "
                 "elementwise ops from the inputs (from the cache where the "
                 "rows in flight fit it)",
-                tooLong, passes, chunks, steps,
-                schedule.onlineSums
-                    ? "; a sum of exp(x - max) takes its maximum's pass, each "
-                      "work-item rescaling its sum by exp(old - new) as its "
-                      "maximum grows"
-                    : "")
+                tooLong, passes, chunks, steps, online)
                 .str();
   schedule.reason = llvm::formatv(
       "reductions over rows of {0} elements with consumers that broadcast "
