@@ -241,10 +241,11 @@ def workloads(quick):
     rows.append(Workload("maxpool 3x3/2 NHWC N128 112x112 C64", "memory", "maxpool.tile",
                          [("I", [128, 112, 112, 64])],
                          bytes_moved=4.0 * 128 * 64 * (112 * 112 + 55 * 55), torch_fn=maxpool))
-    rows.append(Workload("layer norm 8192x8192", "memory", "layer_norm.tile", [("X", [8192, 8192])],
-                         bytes_moved=8.0 * 8192 * 8192, copy=copies.get(26),
-                         torch_fn=mat(8192, 8192,
-                                      lambda t, x: t.nn.functional.layer_norm(x, (8192,)))))
+    for m, n in [(8192, 8192), (65536, 1024), (16384, 4096), (2048, 32768)]:
+        rows.append(Workload("layer norm %dx%d" % (m, n), "memory", "layer_norm.tile",
+                             [("X", [m, n])], bytes_moved=8.0 * m * n, copy=copies.get(26),
+                             torch_fn=mat(m, n, lambda t, x, n=n: t.nn.functional.layer_norm(
+                                 x, (n,)))))
 
     def cnn(torch):
         f = torch.nn.functional
