@@ -131,23 +131,27 @@ static SmallVector<OnlineSum> findSumsOfExponentials(const KernelOps &kernel) {
   return found;
 }
 
-/// The value `sum` squares and adds: D of `+(D[i, j] * D[i, j])` or of
-/// `+(E[i, j])` with `E = D * D`, or null.
+/// The value `sum` squares and adds, of its own type: D of
+/// `+(D[i, j] * D[i, j])` or of `+(E[i, j])` with `E = D * D`, or null.
 static Value getSquared(const KernelOps &kernel, tile::ContractOp sum) {
   Type type = sum.getType().getElementType();
   if (sum.getAggregation() != tile::AggregationKind::Add || sum.getInit() ||
       !(type.isF32() || type.isF64()))
     return nullptr;
   ValueRange inputs = sum.getInputs();
+  Value squared;
   if (sum.getCombination() == tile::CombinationKind::Mul &&
-      inputs.size() == 2 && inputs[0] == inputs[1])
-    return inputs[0];
-  if (!isPlainReduction(sum, tile::AggregationKind::Add))
+      inputs.size() == 2 && inputs[0] == inputs[1]) {
+    squared = inputs[0];
+  } else if (isPlainReduction(sum, tile::AggregationKind::Add)) {
+    auto square = kernel.getOverRows(inputs[0], tile::ElementwiseKind::Mul);
+    if (square && square.getOperands()[0] == square.getOperands()[1])
+      squared = square.getOperands()[0];
+  }
+  if (!squared ||
+      cast<RankedTensorType>(squared.getType()).getElementType() != type)
     return nullptr;
-  auto square = kernel.getOverRows(inputs[0], tile::ElementwiseKind::Mul);
-  if (!square || square.getOperands()[0] != square.getOperands()[1])
-    return nullptr;
-  return square.getOperands()[0];
+  return squared;
 }
 
 /// The sums of squared differences from a per-row value of `kernel`, each
