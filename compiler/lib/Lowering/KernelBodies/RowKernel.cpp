@@ -97,7 +97,10 @@ private:
   /// M2 + n (mean - c)^2 of their statistics, by its tree.
   void combineSquareSum(tile::ContractOp sum);
   /// A loop over a streamed row's chunks that carries `initial`: `step`
-  /// makes the chunk's elements' next values from the carried ones.
+  /// makes the chunk's elements' next values from the carried ones. The
+  /// loops of a row walk its chunks forward and backward in turn, so that
+  /// each starts on the chunks its predecessor read last, the likeliest to
+  /// be still in the cache.
   scf::ForOp
   createChunkLoop(ValueRange initial,
                   llvm::function_ref<SmallVector<Value>(ValueRange)> step);
@@ -138,6 +141,8 @@ private:
   llvm::DenseMap<Operation *, SmallVector<OnlineSquareSum>> squareSumsOfHost;
   llvm::DenseMap<Operation *, LaneStatistics> laneStatistics;
   Value lane, slot, globalRow;
+  /// Whether the row's next chunk loop walks its chunks from the last.
+  bool chunksBackward = false;
   /// Per held element: its evaluator and whether it lies inside the row
   /// (null when every lane's element does).
   std::vector<std::unique_ptr<ElementEvaluator>> elements;
@@ -279,11 +284,16 @@ void RowKernelEmitter::emitStreamedReduction(tile::ContractOp op,
 scf::ForOp RowKernelEmitter::createChunkLoop(
     ValueRange initial,
     llvm::function_ref<SmallVector<Value>(ValueRange)> step) {
+  bool backward = chunksBackward;
+  chunksBackward = !chunksBackward;
   return b.create<scf::ForOp>(
       loc, index.constant(0), index.constant(schedule.rowChunks),
       index.constant(1), initial,
-      [&](OpBuilder &, Location, Value chunk, ValueRange state) {
-        makeElements(chunk);
+      [&](OpBuilder &, Location, Value trip, ValueRange state) {
+        makeElements(
+            backward ? b.createOrFold<arith::SubIOp>(
+                           loc, index.constant(schedule.rowChunks - 1), trip)
+                     : trip);
         b.create<scf::YieldOp>(loc, step(state));
       });
 }
@@ -545,6 +555,7 @@ void RowKernelEmitter::emitBlock(Value row) {
   rowValues.clear();
   laneSums.clear();
   laneStatistics.clear();
+  chunksBackward = false;
   if (schedule.rowChunks == 1) {
     makeElements(Value());
     for (Operation *op : context.group.ops) {
@@ -572,18 +583,14 @@ void RowKernelEmitter::emitBlock(Value row) {
         emitPerRowOp(op);
     }
     // The results: every op over the rows once more, chunk by chunk.
-    auto storeChunk = [&](OpBuilder &, Location, Value chunk, ValueRange) {
-      makeElements(chunk);
+    createChunkLoop(ValueRange(), [&](ValueRange) {
       for (Operation *op : context.group.ops)
         if (isOverRows(op, context.group.type))
           for (auto &element : elements)
             element->compute(op);
       emitElementStores(rowValid);
-      b.create<scf::YieldOp>(loc);
-    };
-    b.create<scf::ForOp>(loc, index.constant(0),
-                         index.constant(schedule.rowChunks), index.constant(1),
-                         ValueRange(), storeChunk);
+      return SmallVector<Value>();
+    });
   }
   emitRowStores(rowValid);
   // The next block's partials overwrite this block's totals.
