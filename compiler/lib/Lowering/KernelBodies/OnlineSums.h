@@ -50,8 +50,6 @@ struct OnlineSquareSum {
 struct OnlineSums {
   llvm::SmallVector<OnlineSum> ofExponentials;
   llvm::SmallVector<OnlineSquareSum> ofSquares;
-
-  size_t size() const { return ofExponentials.size() + ofSquares.size(); }
 };
 
 /// The online sums of a row kernel's `ops` (in program order, over rows of
