@@ -116,8 +116,11 @@ private:
   /// -inf, as in a masked row), so that their terms are exp(-inf) = 0,
   /// not exp(-inf + inf) = NaN.
   Value getPivot(Value max, Type type);
-  /// Computes the ops over the rows that `values` need at each element.
-  void computeOperandsOf(ValueRange values);
+  /// Computes the ops over the rows that `values` need at each element,
+  /// but those in `computed` (the ops computed already in the same chunk),
+  /// and adds them to it.
+  void computeOperandsOf(ValueRange values,
+                         llvm::DenseSet<Operation *> &computed);
   void emitPerRowOp(Operation *op);
   void defineRowValue(Value value, Value scalar);
   void emitElementStores(Value rowValid);
@@ -224,7 +227,8 @@ void RowKernelEmitter::emitReduction(tile::ContractOp op,
   combineLanes(op, reduction, aggregateElements(op, reduction, initial));
 }
 
-void RowKernelEmitter::computeOperandsOf(ValueRange values) {
+void RowKernelEmitter::computeOperandsOf(
+    ValueRange values, llvm::DenseSet<Operation *> &computed) {
   // The ops over the rows that compute `values`, directly or through each
   // other.
   llvm::DenseSet<Operation *> needed;
@@ -233,14 +237,16 @@ void RowKernelEmitter::computeOperandsOf(ValueRange values) {
     Operation *producer = pending.pop_back_val().getDefiningOp();
     if (!producer || !isOverRows(producer, context.group.type) ||
         !llvm::is_contained(context.group.ops, producer) ||
-        !needed.insert(producer).second)
+        computed.contains(producer) || !needed.insert(producer).second)
       continue;
     llvm::append_range(pending, producer->getOperands());
   }
   for (Operation *producer : context.group.ops)
-    if (needed.count(producer))
+    if (needed.count(producer)) {
       for (auto &element : elements)
         element->compute(producer);
+      computed.insert(producer);
+    }
 }
 
 void RowKernelEmitter::emitStreamedReduction(tile::ContractOp op,
@@ -261,10 +267,11 @@ void RowKernelEmitter::emitStreamedReduction(tile::ContractOp op,
                    b.create<arith::ConstantOp>(loc, b.getFloatAttr(type, 0)));
   }
   scf::ForOp loop = createChunkLoop(initial, [&](ValueRange state) {
-    computeOperandsOf(op.getInputs());
+    llvm::DenseSet<Operation *> computed;
+    computeOperandsOf(op.getInputs(), computed);
     SmallVector<Value> next =
         aggregateElements(op, reduction, state.take_front(size));
-    computeOperandsOf(centred.getArrayRef());
+    computeOperandsOf(centred.getArrayRef(), computed);
     for (auto [i, value] : llvm::enumerate(centred))
       llvm::append_range(
           next, mergeChunkStatistics(value, state.slice(size + 4 * i, 4)));
@@ -330,7 +337,10 @@ void RowKernelEmitter::emitOnlineReductions(const OnlineSum &online) {
   llvm::append_range(initial, sumReduction.aggregator->start(emitIdentity(
                                   b, loc, tile::AggregationKind::Add, type)));
   scf::ForOp loop = createChunkLoop(initial, [&](ValueRange state) {
-    computeOperandsOf(max.getInputs());
+    // The sum's terms depend on the new pivot, which the maximum's inputs
+    // cannot: what both read is computed once, before it.
+    llvm::DenseSet<Operation *> computed;
+    computeOperandsOf(max.getInputs(), computed);
     SmallVector<Value> maxState =
         aggregateElements(max, maxReduction, state.take_front(maxSize));
     // The terms so far were taken against the old pivot.
@@ -341,7 +351,7 @@ void RowKernelEmitter::emitOnlineReductions(const OnlineSum &online) {
     for (Value value : online.maxValues)
       for (auto &element : elements)
         element->define(value, pivot);
-    computeOperandsOf(sum.getInputs());
+    computeOperandsOf(sum.getInputs(), computed);
     SmallVector<Value> next = maxState;
     llvm::append_range(next, aggregateElements(sum, sumReduction, sumState));
     return next;
