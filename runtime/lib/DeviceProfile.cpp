@@ -49,12 +49,12 @@ bool FloatWidths::operator==(const FloatWidths &other) const {
 bool DeviceProfile::operator==(const DeviceProfile &other) const {
   auto asTuple = [](const DeviceProfile &p) {
     return std::tie(p.name, p.vendor, p.driverVersion, p.type,
-                    p.maxWorkGroupSize, p.maxWorkItemSizes, p.localMemBytes,
-                    p.computeUnits, p.preferredVectorWidth, p.subgroupSize,
-                    p.maxAllocBytes, p.globalMemBytes, p.clockMHz,
-                    p.supportsFp64, p.supportsFp16, p.maxLoopIterations,
-                    p.maxWorkGroupCount, p.signedZeroInfNanPreserve,
-                    p.denormPreserve);
+                    p.maxWorkGroupSize, p.maxWorkGroupSizeGuaranteed,
+                    p.maxWorkItemSizes, p.localMemBytes, p.computeUnits,
+                    p.preferredVectorWidth, p.subgroupSize, p.maxAllocBytes,
+                    p.globalMemBytes, p.clockMHz, p.supportsFp64,
+                    p.supportsFp16, p.maxLoopIterations, p.maxWorkGroupCount,
+                    p.signedZeroInfNanPreserve, p.denormPreserve);
   };
   return asTuple(*this) == asTuple(other);
 }
@@ -77,6 +77,7 @@ static void visitFields(Profile &profile, Visitor &&visit) {
   visit("driver_version", profile.driverVersion);
   visit("type", profile.type);
   visit("max_work_group_size", profile.maxWorkGroupSize);
+  visit("max_work_group_size_guaranteed", profile.maxWorkGroupSizeGuaranteed);
   visit("max_work_item_sizes", profile.maxWorkItemSizes);
   visit("local_mem_bytes", profile.localMemBytes);
   visit("compute_units", profile.computeUnits);
@@ -308,7 +309,9 @@ std::string tilec::formatProfileSummary(const DeviceProfile &profile,
       << ", local memory " << formatBytes(profile.localMemBytes) << "\n";
   out << indent << "work-group up to " << profile.maxWorkGroupSize << " items ("
       << profile.maxWorkItemSizes[0] << " x " << profile.maxWorkItemSizes[1]
-      << " x " << profile.maxWorkItemSizes[2] << "), subgroup size ";
+      << " x " << profile.maxWorkItemSizes[2] << ")"
+      << (profile.maxWorkGroupSizeGuaranteed ? " for every kernel" : "")
+      << ", subgroup size ";
   if (profile.subgroupSize)
     out << *profile.subgroupSize;
   else

@@ -224,6 +224,7 @@ static DeviceDescriptor describeDevice(VkPhysicalDevice device) {
     profile.type = DeviceType::Other;
   }
   profile.maxWorkGroupSize = limits.maxComputeWorkGroupInvocations;
+  profile.maxWorkGroupSizeGuaranteed = true;
   for (unsigned dim = 0; dim < 3; ++dim)
     profile.maxWorkGroupCount[dim] = descriptor.maxGroupCount[dim];
   for (unsigned dim = 0; dim < 3; ++dim)

@@ -21,6 +21,7 @@ static DeviceProfile makeProfile() {
   profile.driverVersion = "1.2.3";
   profile.type = DeviceType::GPU;
   profile.maxWorkGroupSize = 1024;
+  profile.maxWorkGroupSizeGuaranteed = true;
   profile.maxWorkItemSizes = {1024, 512, 64};
   profile.localMemBytes = 48 * 1024;
   profile.computeUnits = 80;
@@ -206,8 +207,8 @@ TEST(DeviceProfileTest, FingerprintAndSummary) {
             "> type gpu, 80 compute units at 1500 MHz, driver 1.2.3\n"
             "> global memory 16 GiB, max allocation 4 GiB, local memory 48 "
             "KiB\n"
-            "> work-group up to 1024 items (1024 x 512 x 64), subgroup size "
-            "32\n"
+            "> work-group up to 1024 items (1024 x 512 x 64) for every "
+            "kernel, subgroup size 32\n"
             "> fp64 yes, fp16 yes; preferred vector widths: char 16, short 8, "
             "int 4, long 2, float 4, double 2, half 8\n"
             "> signed zeros, infinities and NaNs kept for f16, f64\n"

@@ -69,6 +69,14 @@ struct DeviceProfile {
   DeviceType type = DeviceType::Other;
   /// Work-items in one work-group, at most, for any kernel.
   uint64_t maxWorkGroupSize = 1;
+  /// Whether every kernel may be launched with maxWorkGroupSize work-items.
+  /// Vulkan promises it (maxComputeWorkGroupInvocations binds every
+  /// pipeline: the driver spills registers where it must). OpenCL does not:
+  /// a built kernel has its own maximum (CL_KERNEL_WORK_GROUP_SIZE), which
+  /// the compiler cannot know in advance, and NVIDIA's driver reports 256
+  /// for kernels built for 1024 at 32 registers. So false by default, and
+  /// the schedules keep to 256 work-items unless it is set.
+  bool maxWorkGroupSizeGuaranteed = false;
   /// Work-items per dimension of a work-group, at most.
   std::array<uint64_t, 3> maxWorkItemSizes = {1, 1, 1};
   /// Local (work-group shared) memory in bytes.
