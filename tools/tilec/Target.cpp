@@ -27,7 +27,10 @@ chooseProfile(Backend backend, StringRef selector, StringRef profilePath) {
 /// target by itself), else nullopt; an error for a file that cannot be
 /// applied. A field that the file sets comes out the same over any base
 /// profile, so applying it to two profiles that differ in every field shows
-/// whether it sets them all.
+/// whether it sets them all. The fields added since profiles were first
+/// written (the launch limit, the float controls, the work-group promise)
+/// may be left out: the two agree on their defaults, which hold for any
+/// OpenCL device.
 static Expected<std::optional<DeviceProfile>>
 readCompleteProfile(const std::string &path) {
   DeviceProfile unset, differing;
