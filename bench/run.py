@@ -231,7 +231,7 @@ def workloads(quick):
                          [("A", [128, 64, 56, 56])], bytes_moved=4.0 * channel_elements,
                          copy=copies.get(26), same_bytes=halves.get(channel_elements // 2),
                          torch_fn=channel))
-    for m, n in [(8192, 8192), (65536, 1024), (16384, 4096), (2048, 32768)]:
+    for m, n in [(8192, 8192), (65536, 1024), (16384, 4096), (4096, 16384), (2048, 32768)]:
         rows.append(Workload("softmax %dx%d" % (m, n), "memory", "softmax.tile", [("X", [m, n])],
                              bytes_moved=8.0 * m * n, copy=copies.get(26),
                              torch_fn=mat(m, n, lambda t, x: t.softmax(x, 1))))
@@ -241,7 +241,7 @@ def workloads(quick):
     rows.append(Workload("maxpool 3x3/2 NHWC N128 112x112 C64", "memory", "maxpool.tile",
                          [("I", [128, 112, 112, 64])],
                          bytes_moved=4.0 * 128 * 64 * (112 * 112 + 55 * 55), torch_fn=maxpool))
-    for m, n in [(8192, 8192), (65536, 1024), (16384, 4096), (2048, 32768)]:
+    for m, n in [(8192, 8192), (65536, 1024), (16384, 4096), (4096, 16384), (2048, 32768)]:
         rows.append(Workload("layer norm %dx%d" % (m, n), "memory", "layer_norm.tile",
                              [("X", [m, n])], bytes_moved=8.0 * m * n, copy=copies.get(26),
                              torch_fn=mat(m, n, lambda t, x, n=n: t.nn.functional.layer_norm(

@@ -355,6 +355,9 @@ struct RowWork {
   unsigned onlineExponentials = 0, onlineSquares = 0;
   /// Local memory per work-item for the reductions' trees, in bytes.
   int64_t partialBytes = 0;
+  /// The 32-bit registers a value of the kernel takes: 2 where it computes
+  /// in a 64-bit type.
+  int64_t valueWords = 1;
   /// Float `+` reductions over long rows are compensated.
   bool compensated = false;
 };

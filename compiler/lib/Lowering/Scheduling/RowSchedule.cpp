@@ -44,8 +44,13 @@ RowWork lowering::getRowWork(ArrayRef<Operation *> ops,
   work.rows = rowType.getDimSize(0);
   work.rowLength = rowType.getDimSize(1);
   llvm::DenseSet<Value> defined;
-  for (Operation *op : ops)
+  for (Operation *op : ops) {
     defined.insert(op->getResult(0));
+    Type compute = getComputeType(
+        cast<RankedTensorType>(op->getResult(0).getType()).getElementType());
+    work.valueWords = std::max<int64_t>(
+        work.valueWords, llvm::divideCeil(compute.getIntOrFloatBitWidth(), 32));
+  }
   llvm::SetVector<Value> loaded;
   for (Operation *op : ops) {
     for (Value operand : op->getOperands()) {
@@ -77,30 +82,21 @@ RowWork lowering::getRowWork(ArrayRef<Operation *> ops,
   return work;
 }
 
-/// The lanes of a streamed row where the device gives every kernel its
-/// largest work-group (Vulkan), beyond `lanes`: the most that one work-group
-/// of a compute unit's registers and local memory holds. For as many
-/// work-items resident, fewer rows are then in flight between a row's passes,
-/// so that the later passes find it in the cache: softmax over rows of 32768
-/// ran 1.24x as fast through Vulkan on an H200 with 1024 lanes (264 rows of
-/// 128 KiB in flight) as with 256 (1056 rows, more than its 50 MiB L2 holds).
-/// Nothing where the profile does not promise it (OpenCL: a kernel's own
-/// maximum, known once built, may be lower) or the device is no GPU.
-static std::optional<int64_t> getStreamedRowLanes(const DeviceProfile &profile,
-                                                  const RowWork &work,
-                                                  int64_t registers,
-                                                  int64_t lanes) {
+/// The most lanes a row may take where the device gives every kernel its
+/// largest work-group (Vulkan): that work-group, a power of two, within the
+/// local memory of the row's trees. Nothing where the profile does not promise
+/// it (OpenCL: a kernel's own maximum, known once built, may be lower) or the
+/// device is no GPU.
+static std::optional<int64_t> getPromisedRowLanes(const DeviceProfile &profile,
+                                                  const RowWork &work) {
   if (!profile.maxWorkGroupSizeGuaranteed || profile.type != DeviceType::GPU)
     return std::nullopt;
-  int64_t wide = int64_t(llvm::bit_floor(std::min<uint64_t>(
+  int64_t lanes = int64_t(llvm::bit_floor(std::min<uint64_t>(
       profile.maxWorkGroupSize, profile.maxWorkItemSizes[0])));
-  while (wide > lanes &&
-         (wide * registers > kUnitRegisters ||
-          uint64_t(wide * work.partialBytes) > profile.localMemBytes))
-    wide /= 2;
-  if (wide <= lanes)
-    return std::nullopt;
-  return wide;
+  while (lanes > 1 &&
+         uint64_t(lanes * work.partialBytes) > profile.localMemBytes)
+    lanes /= 2;
+  return lanes;
 }
 
 std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
@@ -135,15 +131,46 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   int64_t steps = llvm::divideCeil(n, lanes);
   int64_t registers = registersFor(steps);
   int64_t chunks = 1;
-  std::optional<int64_t> widened;
+  // Where the device gives every kernel its largest work-group, a row too long
+  // for `lanes` takes more, as many as one work-group of a compute unit's
+  // registers holds: held where each then holds few enough elements, else
+  // streamed with fewer rows in flight between its passes, so that the later
+  // passes find it in the cache (softmax over rows of 32768 through Vulkan on
+  // an H100, 1024 lanes against 256: 1.29x as fast).
+  std::optional<int64_t> promised = getPromisedRowLanes(profile, work);
+  bool widened = false;
+  std::string wideTooLong;
+  if (registers > kRegisterBudget && promised && *promised > lanes) {
+    int64_t wide = std::min<int64_t>(
+        *promised, int64_t(llvm::bit_ceil(
+                       uint64_t(llvm::divideCeil(n, kRowTargetSteps)))));
+    int64_t wideSteps = llvm::divideCeil(n, wide);
+    int64_t wideRegisters = registersFor(wideSteps);
+    int64_t wideBudget =
+        std::min(kRegisterBudget, kUnitRegisters / (wide * work.valueWords));
+    if (wideRegisters <= wideBudget) {
+      lanes = wide;
+      steps = wideSteps;
+      registers = wideRegisters;
+      widened = true;
+    } else {
+      wideTooLong = llvm::formatv(
+          "; {0} work-items (the largest work-group the device gives every "
+          "kernel) would each hold {1} elements, about {2} registers, more "
+          "than the {3} each that one work-group of a compute unit's "
+          "registers holds",
+          wide, wideSteps, wideRegisters, wideBudget);
+    }
+  }
   std::string tooLong;
   if (registers > kRegisterBudget) {
     tooLong = llvm::formatv(
         "a row of {0} elements does not fit on chip: {1} work-items (the "
         "largest work-group it takes) would each hold {2} elements of {3} "
         "rows read, about {4} registers per work-item, more than the budget "
-        "of {5}",
-        n, lanes, steps, std::max(1u, work.loaded), registers, kRegisterBudget);
+        "of {5}{6}",
+        n, lanes, steps, std::max(1u, work.loaded), registers, kRegisterBudget,
+        wideTooLong);
     // Streamed: each pass takes kRowTargetSteps elements per lane at a time
     // (fewer where the rows read need the registers).
     steps = kRowTargetSteps;
@@ -154,9 +181,14 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
       whyNot = tooLong;
       return std::nullopt;
     }
-    widened = getStreamedRowLanes(profile, work, registers, lanes);
-    if (widened)
-      lanes = *widened;
+    if (promised) {
+      int64_t wide = *promised;
+      while (wide > lanes &&
+             wide * registers * work.valueWords > kUnitRegisters)
+        wide /= 2;
+      widened = wide > lanes;
+      lanes = std::max(lanes, wide);
+    }
     chunks = llvm::divideCeil(n, steps * lanes);
     // One work-group per row: the rows must fill the device, or the
     // reduction schedules, which share a row among work-groups, read faster.
@@ -234,10 +266,19 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
               "earlier reduction's pass, each work-item keeping the count, "
               "mean and squared deviations of its elements and adding n "
               "(mean - c)^2 once the value c is known";
+  const char *wideWhy = "the device gives every kernel its largest "
+                        "work-group, so a row takes as many work-items as "
+                        "one work-group of a compute unit holds";
   std::string holding =
       chunks == 1
-          ? llvm::formatv("each holding {0} elements of the row in registers",
-                          steps)
+          ? llvm::formatv("each holding {0} elements of the row in "
+                          "registers{1}",
+                          steps,
+                          widened ? llvm::formatv(" ({0}, more than the 256 "
+                                                  "of other kernels)",
+                                                  wideWhy)
+                                        .str()
+                                  : std::string())
                 .str()
           : llvm::formatv(
                 "which stream it ({0}): each of the row's {1} passes (one "
@@ -246,11 +287,11 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                 "elementwise ops from the inputs (from the cache where the "
                 "rows in flight fit it{5})",
                 tooLong, passes, chunks, steps, online,
-                widened ? "; the device gives every kernel its largest "
-                          "work-group, so a row takes as many work-items as "
-                          "one work-group of a compute unit holds, and fewer "
-                          "rows are in flight"
-                        : "")
+                widened ? llvm::formatv("; {0}, and fewer rows are in "
+                                        "flight",
+                                        wideWhy)
+                              .str()
+                        : std::string())
                 .str();
   schedule.reason = llvm::formatv(
       "reductions over rows of {0} elements with consumers that broadcast "
