@@ -74,8 +74,9 @@ struct DeviceProfile {
   /// pipeline: the driver spills registers where it must). OpenCL does not:
   /// a built kernel has its own maximum (CL_KERNEL_WORK_GROUP_SIZE), which
   /// the compiler cannot know in advance, and NVIDIA's driver reports 256
-  /// for kernels built for 1024 at 32 registers. So false by default, and
-  /// the schedules keep to 256 work-items unless it is set.
+  /// for kernels built for 1024 at 32 registers. So false by default; only
+  /// where it is set does a row kernel take more than 256 work-items
+  /// (docs/scheduler.md, "Row kernels").
   bool maxWorkGroupSizeGuaranteed = false;
   /// Work-items per dimension of a work-group, at most.
   std::array<uint64_t, 3> maxWorkItemSizes = {1, 1, 1};
