@@ -199,6 +199,14 @@ constexpr int64_t kRegisterBudget = 128;
 /// registers per unit on NVIDIA since Kepler and on AMD's CDNA).
 constexpr int64_t kUnitRegisters = kRegisterBudget * 2 * 256;
 
+/// The registers each work-item of a work-group of `items` may take: the
+/// budget, or less where a compute unit's registers give a work-group that
+/// large less (64 each for 1024 work-items).
+inline int64_t getRegisterBudget(int64_t items) {
+  return std::min(kRegisterBudget,
+                  kUnitRegisters / std::max<int64_t>(1, items));
+}
+
 /// The most work-items a GPU compute unit keeps resident (NVIDIA: 2048
 /// since Volta; AMD's CDNA: 2560), which the profile does not report.
 constexpr int64_t kUnitResidentItems = 2048;

@@ -211,13 +211,10 @@ void HostLowering::printExplanation(const KernelInfo &info,
     os << "  accumulation: compensated float sum (Kahan-Babuska-Neumaier): the "
           "rounding "
           "error does not grow with the number of terms\n";
-  // The budget, or less where one work-group of a compute unit's registers
-  // gives each work-item less (a row kernel of 1024 work-items: 64).
-  int64_t budget =
-      std::min(kRegisterBudget, kUnitRegisters / std::max<int64_t>(1, threads));
   os << "  local memory: " << s.localMemBytes
      << " bytes (device: " << profile.localMemBytes << "); registers: about "
-     << s.registers << " per work-item (budget " << budget << ")\n";
+     << s.registers << " per work-item (budget " << getRegisterBudget(threads)
+     << ")\n";
   os << "  flops: " << llvm::format("%.6g", flops)
      << (info.tuples.exact ? " (exact)"
                            : " (upper bound: the index space is "

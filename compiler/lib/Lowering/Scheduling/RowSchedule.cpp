@@ -82,6 +82,15 @@ RowWork lowering::getRowWork(ArrayRef<Operation *> ops,
   return work;
 }
 
+/// `lanes`, halved while the trees of `work` exceed the local memory.
+static int64_t fitTreesInLocalMemory(int64_t lanes, const RowWork &work,
+                                     const DeviceProfile &profile) {
+  while (lanes > 1 &&
+         uint64_t(lanes * work.partialBytes) > profile.localMemBytes)
+    lanes /= 2;
+  return lanes;
+}
+
 /// The most lanes a row may take where the device gives every kernel its
 /// largest work-group (Vulkan): that work-group, a power of two, within the
 /// local memory of the row's trees. Nothing where the profile does not promise
@@ -91,12 +100,10 @@ static std::optional<int64_t> getPromisedRowLanes(const DeviceProfile &profile,
                                                   const RowWork &work) {
   if (!profile.maxWorkGroupSizeGuaranteed || profile.type != DeviceType::GPU)
     return std::nullopt;
-  int64_t lanes = int64_t(llvm::bit_floor(std::min<uint64_t>(
-      profile.maxWorkGroupSize, profile.maxWorkItemSizes[0])));
-  while (lanes > 1 &&
-         uint64_t(lanes * work.partialBytes) > profile.localMemBytes)
-    lanes /= 2;
-  return lanes;
+  return fitTreesInLocalMemory(
+      int64_t(llvm::bit_floor(std::min<uint64_t>(profile.maxWorkGroupSize,
+                                                 profile.maxWorkItemSizes[0]))),
+      work, profile);
 }
 
 std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
@@ -110,12 +117,10 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   int64_t n = std::max<int64_t>(1, work.rowLength);
   // Lanes per row: a power of two, enough that each lane holds about
   // kRowTargetSteps elements, within the work-group and local memory.
-  int64_t lanes = std::min<int64_t>(
-      maxItems,
-      int64_t(llvm::bit_ceil(uint64_t(llvm::divideCeil(n, kRowTargetSteps)))));
-  while (lanes > 1 &&
-         uint64_t(lanes * work.partialBytes) > profile.localMemBytes)
-    lanes /= 2;
+  int64_t lanes = fitTreesInLocalMemory(
+      std::min<int64_t>(maxItems, int64_t(llvm::bit_ceil(uint64_t(
+                                      llvm::divideCeil(n, kRowTargetSteps))))),
+      work, profile);
   if (uint64_t(lanes * work.partialBytes) > profile.localMemBytes) {
     whyNot = llvm::formatv("the trees of its {0} reductions need {1} bytes of "
                            "local memory per work-item, more than the "
@@ -146,8 +151,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                        uint64_t(llvm::divideCeil(n, kRowTargetSteps)))));
     int64_t wideSteps = llvm::divideCeil(n, wide);
     int64_t wideRegisters = registersFor(wideSteps);
-    int64_t wideBudget =
-        std::min(kRegisterBudget, kUnitRegisters / (wide * work.valueWords));
+    int64_t wideBudget = getRegisterBudget(wide) / work.valueWords;
     if (wideRegisters <= wideBudget) {
       lanes = wide;
       steps = wideSteps;
@@ -184,7 +188,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
     if (promised) {
       int64_t wide = *promised;
       while (wide > lanes &&
-             wide * registers * work.valueWords > kUnitRegisters)
+             registers * work.valueWords > getRegisterBudget(wide))
         wide /= 2;
       widened = wide > lanes;
       lanes = std::max(lanes, wide);
