@@ -69,6 +69,13 @@ struct ImplicitGemm {
   bool aAlongK = true, bAlongK = true;
 };
 
+/// The slice depth that K's innermost index is chosen to hold whole slices
+/// of (the tiled schedule's usual depth; docs/scheduler.md, "Implicit GEMM").
+constexpr int64_t kSliceAlignment = 8;
+
+/// Whether a guard of `operand` reads index variable `var`.
+bool isReadByGuard(const ImplicitGemm::Operand &operand, unsigned var);
+
 /// Matches `op` (analysed as `space`) against the implicit GEMM view; on
 /// failure `whyNot` says why.
 std::optional<ImplicitGemm> matchImplicitGemm(tile::ContractOp op,

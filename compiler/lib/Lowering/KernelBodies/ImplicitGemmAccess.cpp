@@ -50,16 +50,14 @@ static bool isLinearIn(const ImplicitGemm::Operand &operand,
     if (operand.address.coeffs[dims[i].var] !=
         operand.address.coeffs[dims[i + 1].var] * dims[i + 1].extent)
       return false;
-  for (const ImplicitGemm::Guard &guard : operand.guards)
-    for (const ImplicitGemm::Dim &dim : dims)
-      if (guard.expr.coeffs[dim.var] != 0)
-        return false;
-  return true;
+  return llvm::none_of(dims, [&](const ImplicitGemm::Dim &dim) {
+    return isReadByGuard(operand, dim.var);
+  });
 }
 
-std::pair<Value, Value>
-lowering::emitImplicitGemmAccess(IndexBuilder &index, const ImplicitGemm &gemm,
-                                 bool isA, Value batch, Value outer, Value k) {
+std::pair<Value, Value> lowering::emitImplicitGemmAccess(
+    IndexBuilder &index, const ImplicitGemm &gemm, bool isA, Value batch,
+    Value outer, Value kSlice, Value kOffset, bool sliceInInnermost) {
   const ImplicitGemm::Operand &operand = isA ? gemm.a : gemm.b;
   SmallVector<Value> vars(gemm.numIndices);
   // The address of the linear sides' first elements, and the rest's
@@ -81,9 +79,24 @@ lowering::emitImplicitGemmAccess(IndexBuilder &index, const ImplicitGemm &gemm,
         linear, index.mul(flat, operand.address.coeffs[dims.back().var]));
   };
   addSide(isA ? gemm.m : gemm.n, outer);
-  addSide(gemm.k, k);
+  // Where the slice lies in one range of K's innermost index and no guard
+  // reads that index, the slice's start alone is decomposed (one
+  // decomposition for all of a work-item's loads of the slice, the same for
+  // every work-item) and the offset moves along that index only.
+  const ImplicitGemm::Dim &innermost = gemm.k.back();
+  Value kStep;
+  if (sliceInInnermost && !isLinearIn(operand, gemm.k) &&
+      !isReadByGuard(operand, innermost.var)) {
+    emitImplicitGemmDecompose(index, gemm.k, kSlice, vars);
+    if (int64_t stride = operand.address.coeffs[innermost.var])
+      kStep = index.mul(kOffset, stride);
+  } else {
+    addSide(gemm.k, index.add(kSlice, kOffset));
+  }
   addSide(gemm.batch, batch);
   Value address = index.add(emitAffine(index, rest, vars), linear);
+  if (kStep)
+    address = index.add(address, kStep);
   Value valid;
   for (const ImplicitGemm::Guard &guard : operand.guards) {
     // 0 <= expr < bound as one unsigned comparison.

@@ -74,11 +74,14 @@ void emitImplicitGemmDecompose(IndexBuilder &index,
                                mlir::Value flat,
                                llvm::SmallVectorImpl<mlir::Value> &vars);
 /// The address of the element of operand A (`isA`) or B of `gemm` at the
-/// flattened `batch`, `outer` (row of A, column of B) and `k`, and whether
-/// its guards hold (null: it has none).
+/// flattened `batch`, `outer` (row of A, column of B) and k `kSlice +
+/// kOffset`, and whether its guards hold (null: it has none).
+/// `sliceInInnermost` says that `kSlice` is a slice's start and the slice
+/// lies in one range of K's innermost index.
 std::pair<mlir::Value, mlir::Value>
 emitImplicitGemmAccess(IndexBuilder &index, const ImplicitGemm &gemm, bool isA,
-                       mlir::Value batch, mlir::Value outer, mlir::Value k);
+                       mlir::Value batch, mlir::Value outer, mlir::Value kSlice,
+                       mlir::Value kOffset, bool sliceInInnermost);
 /// Where value `value` (of an aggregate's `Aggregator::size()`) of the
 /// partial aggregate of work-group `part` (of `parts`) of element `element`
 /// (of `elements`) lies in the temporary of a two-pass schedule

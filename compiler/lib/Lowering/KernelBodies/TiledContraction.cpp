@@ -241,8 +241,11 @@ SmallVector<Value> TiledContraction::emitSliceLoads(const StagedOperand &staged,
     // An implicit GEMM's address, its guards beside the bound checks.
     Value implicitAddress;
     if (gemm) {
-      auto [address, valid] = emitImplicitGemmAccess(
-          index, *gemm, &operand == &matmul.a, batch, globalOuter, globalK);
+      // Slices start at multiples of blockK.
+      bool sliceInInnermost = gemm->k.back().extent % tile.blockK == 0;
+      auto [address, valid] =
+          emitImplicitGemmAccess(index, *gemm, &operand == &matmul.a, batch,
+                                 globalOuter, kBase, k, sliceInInnermost);
       implicitAddress = address;
       inBounds = emitBoth(inBounds, valid);
     }

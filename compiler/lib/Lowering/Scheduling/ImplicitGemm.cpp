@@ -10,6 +10,7 @@
 
 #include "tilec/Lowering/Schedule.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -84,6 +85,22 @@ static std::pair<double, double> getRange(const Row &row,
     max += std::max(atLo, atHi);
   }
   return {min, max};
+}
+
+bool lowering::isReadByGuard(const ImplicitGemm::Operand &operand,
+                             unsigned var) {
+  return llvm::any_of(operand.guards, [&](const ImplicitGemm::Guard &guard) {
+    return guard.expr.coeffs[var] != 0;
+  });
+}
+
+/// Whether slices of kSliceAlignment positions along K may keep `dim`'s
+/// companions fixed with `dim` innermost: its range is a multiple of the
+/// slice and no guard reads it.
+static bool alignsSlices(const ImplicitGemm &gemm,
+                         const ImplicitGemm::Dim &dim) {
+  return dim.extent % kSliceAlignment == 0 && !isReadByGuard(gemm.a, dim.var) &&
+         !isReadByGuard(gemm.b, dim.var);
 }
 
 static ImplicitGemm::Affine toAffine(const Row &row) {
@@ -297,6 +314,20 @@ lowering::matchImplicitGemm(tile::ContractOp op, const ContractionSpace &space,
   gemm.m = flatten(sides[inputA]);
   gemm.n = flatten(sides[inputB]);
   gemm.k = flatten(kVars);
+  // Where a guard reads K's innermost index (NCHW's kx), an index that no
+  // guard reads and whose range slices split becomes the innermost (NCHW's
+  // c): a slice then keeps every other index of K, so that its loads share
+  // one decomposition of k and one check of the guards. (A guarded index
+  // gives the operand it guards no vectors along it anyway.)
+  if (!gemm.k.empty() && (isReadByGuard(gemm.a, gemm.k.back().var) ||
+                          isReadByGuard(gemm.b, gemm.k.back().var))) {
+    auto aligned =
+        llvm::find_if(llvm::reverse(gemm.k), [&](const ImplicitGemm::Dim &dim) {
+          return alignsSlices(gemm, dim);
+        });
+    if (aligned != gemm.k.rend())
+      std::rotate(std::prev(aligned.base()), aligned.base(), gemm.k.end());
+  }
   for (const auto *dims : {&gemm.batch, &gemm.m, &gemm.n, &gemm.k}) {
     double extent = 1;
     for (const ImplicitGemm::Dim &dim : *dims)
