@@ -110,9 +110,9 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                                               const DeviceProfile &profile,
                                               std::string &whyNot) {
   // At most the 256 work-items of the other linear kernels: NVIDIA's OpenCL
-  // reports 256 as the kernel's work-group maximum (CL_KERNEL_WORK_GROUP_SIZE)
-  // for a row kernel built for 512 or 1024, at 32 registers, and the OpenCL
-  // specification makes a larger launch invalid.
+  // reports 256 as every kernel's work-group maximum
+  // (CL_KERNEL_WORK_GROUP_SIZE), one built for 1024 at 32 registers
+  // included, and the OpenCL specification makes a larger launch invalid.
   int64_t maxItems = getLinearGroupSize(profile);
   int64_t n = std::max<int64_t>(1, work.rowLength);
   // Lanes per row: a power of two, enough that each lane holds about

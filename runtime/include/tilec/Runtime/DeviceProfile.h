@@ -74,7 +74,7 @@ struct DeviceProfile {
   /// pipeline: the driver spills registers where it must). OpenCL does not:
   /// a built kernel has its own maximum (CL_KERNEL_WORK_GROUP_SIZE), which
   /// the compiler cannot know in advance, and NVIDIA's driver reports 256
-  /// for kernels built for 1024 at 32 registers. So false by default; only
+  /// for every kernel, whatever its registers. So false by default; only
   /// where it is set does a row kernel take more than 256 work-items
   /// (docs/scheduler.md, "Row kernels").
   bool maxWorkGroupSizeGuaranteed = false;
