@@ -30,6 +30,14 @@ using namespace tilec::lowering;
 /// work-item to cover the memory's latency, with few tree steps.
 constexpr int64_t kRowTargetSteps = 16;
 
+/// The elements each lane of a row widened past 256 lanes aims to hold: as
+/// many as 256 lanes hold of a row of 8192. With 16, softmax over rows of
+/// 16384 took 1024 lanes of 48 registers, a work-group alone on its compute
+/// unit with nothing to overlap its trees; 512 lanes of 32 elements (63
+/// registers) keep two work-groups per unit and ran 1.16x as fast through
+/// NVIDIA's Vulkan (docs/scheduler.md, "Row kernels").
+constexpr int64_t kWideRowTargetSteps = 32;
+
 /// Work-items per work-group the schedule aims for when rows are short: a
 /// work-group then takes several rows.
 constexpr int64_t kRowGroupItems = 256;
@@ -148,7 +156,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   if (registers > kRegisterBudget && promised && *promised > lanes) {
     int64_t wide = std::min<int64_t>(
         *promised, int64_t(llvm::bit_ceil(
-                       uint64_t(llvm::divideCeil(n, kRowTargetSteps)))));
+                       uint64_t(llvm::divideCeil(n, kWideRowTargetSteps)))));
     int64_t wideSteps = llvm::divideCeil(n, wide);
     int64_t wideRegisters = registersFor(wideSteps);
     int64_t wideBudget = getRegisterBudget(wide) / work.valueWords;
@@ -275,14 +283,18 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                         "one work-group of a compute unit holds";
   std::string holding =
       chunks == 1
-          ? llvm::formatv("each holding {0} elements of the row in "
-                          "registers{1}",
-                          steps,
-                          widened ? llvm::formatv(" ({0}, more than the 256 "
-                                                  "of other kernels)",
-                                                  wideWhy)
-                                        .str()
-                                  : std::string())
+          ? llvm::formatv(
+                "each holding {0} elements of the row in registers{1}", steps,
+                widened
+                    ? llvm::formatv(
+                          " (the device gives every kernel its largest "
+                          "work-group, so a row takes more than the 256 "
+                          "work-items of other kernels: enough to give each "
+                          "about {0} elements, within that work-group and the "
+                          "registers one work-group of a compute unit holds)",
+                          kWideRowTargetSteps)
+                          .str()
+                    : std::string())
                 .str()
           : llvm::formatv(
                 "which stream it ({0}): each of the row's {1} passes (one "
