@@ -94,9 +94,9 @@ bool lowering::isReadByGuard(const ImplicitGemm::Operand &operand,
   });
 }
 
-/// Whether slices of kSliceAlignment positions along K may keep `dim`'s
-/// companions fixed with `dim` innermost: its range is a multiple of the
-/// slice and no guard reads it.
+/// Whether `dim`, innermost in K, keeps each slice of kSliceAlignment
+/// positions within one run of it (its range is a multiple of the slice)
+/// with nothing to check along it (no guard reads it).
 static bool alignsSlices(const ImplicitGemm &gemm,
                          const ImplicitGemm::Dim &dim) {
   return dim.extent % kSliceAlignment == 0 && !isReadByGuard(gemm.a, dim.var) &&
