@@ -226,6 +226,9 @@ SmallVector<Value> TiledContraction::emitSliceLoads(const StagedOperand &staged,
       width > 1 ? VectorType::get({width}, computeType) : computeType;
   Value base = index.add(index.constant(operand.constant),
                          index.mul(batch, operand.batchStride));
+  // Slices start at multiples of blockK: where blockK divides the range of
+  // K's innermost index, a slice lies in one run of it.
+  bool sliceInInnermost = gemm && gemm->k.back().extent % tile.blockK == 0;
   SmallVector<Value> values;
   for (int64_t load = 0, loads = getStageLoads(staged); load < loads; ++load) {
     auto [k, outer] = getStagePosition(staged, load);
@@ -241,8 +244,6 @@ SmallVector<Value> TiledContraction::emitSliceLoads(const StagedOperand &staged,
     // An implicit GEMM's address, its guards beside the bound checks.
     Value implicitAddress;
     if (gemm) {
-      // Slices start at multiples of blockK.
-      bool sliceInInnermost = gemm->k.back().extent % tile.blockK == 0;
       auto [address, valid] =
           emitImplicitGemmAccess(index, *gemm, &operand == &matmul.a, batch,
                                  globalOuter, kBase, k, sliceInInnermost);

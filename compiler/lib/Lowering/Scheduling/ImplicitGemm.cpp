@@ -94,13 +94,17 @@ bool lowering::isReadByGuard(const ImplicitGemm::Operand &operand,
   });
 }
 
+/// Whether a guard of either operand reads index variable `var`.
+static bool isGuarded(const ImplicitGemm &gemm, unsigned var) {
+  return isReadByGuard(gemm.a, var) || isReadByGuard(gemm.b, var);
+}
+
 /// Whether `dim`, innermost in K, keeps each slice of kSliceAlignment
 /// positions within one run of it (its range is a multiple of the slice)
 /// with nothing to check along it (no guard reads it).
 static bool alignsSlices(const ImplicitGemm &gemm,
                          const ImplicitGemm::Dim &dim) {
-  return dim.extent % kSliceAlignment == 0 && !isReadByGuard(gemm.a, dim.var) &&
-         !isReadByGuard(gemm.b, dim.var);
+  return dim.extent % kSliceAlignment == 0 && !isGuarded(gemm, dim.var);
 }
 
 static ImplicitGemm::Affine toAffine(const Row &row) {
@@ -319,8 +323,7 @@ lowering::matchImplicitGemm(tile::ContractOp op, const ContractionSpace &space,
   // c): a slice then keeps every other index of K, so that its loads share
   // one decomposition of k and one check of the guards. (A guarded index
   // gives the operand it guards no vectors along it anyway.)
-  if (!gemm.k.empty() && (isReadByGuard(gemm.a, gemm.k.back().var) ||
-                          isReadByGuard(gemm.b, gemm.k.back().var))) {
+  if (!gemm.k.empty() && isGuarded(gemm, gemm.k.back().var)) {
     auto aligned =
         llvm::find_if(llvm::reverse(gemm.k), [&](const ImplicitGemm::Dim &dim) {
           return alignsSlices(gemm, dim);
@@ -400,9 +403,8 @@ static std::string getImplicitStageObstacle(
     }
   if (first % width != 0)
     return "its first element is not aligned to " + w;
-  for (const ImplicitGemm::Guard &guard : operand.guards)
-    if (guard.expr.coeffs[fast.var] != 0)
-      return "a bound depends on its contiguous index";
+  if (isReadByGuard(operand, fast.var))
+    return "a bound depends on its contiguous index";
   return "";
 }
 
