@@ -47,6 +47,7 @@ Schedule makeSchedule() {
   s.loopPasses = 12345.678901234567;
   s.localMemBytes = 4096;
   s.registers = 77;
+  s.unitRegisters = true;
   s.reason = "why: \"quoted\", and \\ a backslash";
   return s;
 }
@@ -86,6 +87,7 @@ void expectEqual(const Schedule &a, const Schedule &b) {
   EXPECT_EQ(a.loopPasses, b.loopPasses);
   EXPECT_EQ(a.localMemBytes, b.localMemBytes);
   EXPECT_EQ(a.registers, b.registers);
+  EXPECT_EQ(a.unitRegisters, b.unitRegisters);
   EXPECT_EQ(a.reason, b.reason);
 }
 

@@ -178,6 +178,11 @@ struct Schedule {
   int64_t localMemBytes = 0;
   /// 32-bit registers per work-item, estimated (docs/scheduler.md).
   int64_t registers = 0;
+  /// The work-group takes a compute unit's registers alone: its work-items
+  /// may each take up to the most one can (getRegisterBudget(Schedule)),
+  /// past the budget that keeps two work-groups resident (a row held where
+  /// the device gives no work-group more than 256 work-items).
+  bool unitRegisters = false;
   /// Why this schedule, for --explain.
   std::string reason;
 };
@@ -205,6 +210,20 @@ constexpr int64_t kUnitRegisters = kRegisterBudget * 2 * 256;
 inline int64_t getRegisterBudget(int64_t items) {
   return std::min(kRegisterBudget,
                   kUnitRegisters / std::max<int64_t>(1, items));
+}
+
+/// The most 32-bit registers one GPU work-item can take (NVIDIA: 255 since
+/// Kepler; AMD's GCN and CDNA: 256 vector registers).
+constexpr int64_t kItemRegisterLimit = 255;
+
+/// The registers each work-item of schedule `s` may take: getRegisterBudget
+/// of its work-group, or where the work-group takes a compute unit's
+/// registers alone, as many as the unit gives it within kItemRegisterLimit.
+inline int64_t getRegisterBudget(const Schedule &s) {
+  int64_t items =
+      std::max<int64_t>(1, s.localSize[0] * s.localSize[1] * s.localSize[2]);
+  return s.unitRegisters ? std::min(kItemRegisterLimit, kUnitRegisters / items)
+                         : getRegisterBudget(items);
 }
 
 /// The most work-items a GPU compute unit keeps resident (NVIDIA: 2048

@@ -213,7 +213,7 @@ void HostLowering::printExplanation(const KernelInfo &info,
           "error does not grow with the number of terms\n";
   os << "  local memory: " << s.localMemBytes
      << " bytes (device: " << profile.localMemBytes << "); registers: about "
-     << s.registers << " per work-item (budget " << getRegisterBudget(threads)
+     << s.registers << " per work-item (budget " << getRegisterBudget(s)
      << ")\n";
   os << "  flops: " << llvm::format("%.6g", flops)
      << (info.tuples.exact ? " (exact)"

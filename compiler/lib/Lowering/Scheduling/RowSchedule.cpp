@@ -7,9 +7,11 @@
 // read neighbouring elements), reduce it by a tree in local memory and apply
 // the elementwise ops in between, so the input is read once and the output
 // written once (docs/scheduler.md, "Row kernels"). A row too long for the
-// registers is streamed instead when the rows fill the device: the lanes walk
-// it in chunks once per reduction and once more for the results, reading the
-// input once per pass (from the cache where the rows in flight fit it).
+// register budget takes more lanes where the device allows it, or else a
+// work-group alone on its compute unit; one too long for that is streamed
+// instead when the rows fill the device: the lanes walk it in chunks once per
+// reduction and once more for the results, reading the input once per pass
+// (from the cache where the rows in flight fit it).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,12 +32,15 @@ using namespace tilec::lowering;
 /// work-item to cover the memory's latency, with few tree steps.
 constexpr int64_t kRowTargetSteps = 16;
 
-/// The elements each lane of a row widened past 256 lanes aims to hold: as
-/// many as 256 lanes hold of a row of 8192. With 16, softmax over rows of
-/// 16384 took 1024 lanes of 48 registers, a work-group alone on its compute
-/// unit with nothing to overlap its trees; 512 lanes of 32 elements (63
-/// registers) keep two work-groups per unit and ran 1.16x as fast through
-/// NVIDIA's Vulkan (docs/scheduler.md, "Row kernels").
+/// The most elements a lane of a row holds where the device gives every
+/// kernel its largest work-group: a row whose 256 lanes would each hold more
+/// takes as many lanes as give each at most this many (what 256 lanes hold of
+/// a row of 8192), or is streamed. With 16, softmax over rows of 16384 took
+/// 1024 lanes of 48 registers, a work-group alone on its compute unit with
+/// nothing to overlap its trees; 512 lanes of 32 elements (63 registers) keep
+/// two work-groups per unit and ran 1.16x as fast through NVIDIA's Vulkan,
+/// and 256 lanes of 64 (128 registers) 0.96x (docs/scheduler.md, "Row
+/// kernels").
 constexpr int64_t kWideRowTargetSteps = 32;
 
 /// Work-items per work-group the schedule aims for when rows are short: a
@@ -137,30 +142,40 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                            profile.localMemBytes);
     return std::nullopt;
   }
-  // Each loaded row and one working value per element held in registers.
-  auto registersFor = [&](int64_t steps) {
-    return kRowBaseRegisters + steps * (int64_t(work.loaded) + 1);
+  // 32-bit registers per work-item. A held row: each loaded row's elements,
+  // from which each pass computes the ops it needs (NVIDIA's OpenCL compiler
+  // gave softmax holding 64 f32 a lane 80 registers).
+  auto heldRegisters = [&](int64_t steps) {
+    return kRowBaseRegisters +
+           steps * std::max<int64_t>(1, int64_t(work.loaded)) * work.valueWords;
+  };
+  // A streamed chunk: each loaded row's elements and a working value each.
+  auto streamedRegisters = [&](int64_t steps) {
+    return kRowBaseRegisters +
+           steps * (int64_t(work.loaded) + 1) * work.valueWords;
   };
   int64_t steps = llvm::divideCeil(n, lanes);
-  int64_t registers = registersFor(steps);
+  int64_t registers = heldRegisters(steps);
   int64_t chunks = 1;
-  // Where the device gives every kernel its largest work-group, a row too long
-  // for `lanes` takes more, as many as one work-group of a compute unit's
-  // registers holds: held where each then holds few enough elements, else
-  // streamed with fewer rows in flight between its passes, so that the later
-  // passes find it in the cache (softmax over rows of 32768 through Vulkan on
-  // an H100, 1024 lanes against 256: 1.29x as fast).
+  // Where the device gives every kernel its largest work-group, a row whose
+  // lanes would each hold more than kWideRowTargetSteps elements takes more
+  // lanes, as many as one work-group of a compute unit's registers holds:
+  // held where each then holds at most kWideRowTargetSteps (with more, the
+  // driver's compiler would have to spill), else streamed with fewer
+  // rows in flight between its passes, so that the later passes find it in
+  // the cache (softmax over rows of 32768 through Vulkan on an H100, 1024
+  // lanes against 256: 1.29x as fast).
   std::optional<int64_t> promised = getPromisedRowLanes(profile, work);
   bool widened = false;
   std::string wideTooLong;
-  if (registers > kRegisterBudget && promised && *promised > lanes) {
+  if (steps > kWideRowTargetSteps && promised && *promised > lanes) {
     int64_t wide = std::min<int64_t>(
         *promised, int64_t(llvm::bit_ceil(
                        uint64_t(llvm::divideCeil(n, kWideRowTargetSteps)))));
     int64_t wideSteps = llvm::divideCeil(n, wide);
-    int64_t wideRegisters = registersFor(wideSteps);
-    int64_t wideBudget = getRegisterBudget(wide) / work.valueWords;
-    if (wideRegisters <= wideBudget) {
+    int64_t wideRegisters = heldRegisters(wideSteps);
+    int64_t wideBudget = getRegisterBudget(wide);
+    if (wideSteps <= kWideRowTargetSteps && wideRegisters <= wideBudget) {
       lanes = wide;
       steps = wideSteps;
       registers = wideRegisters;
@@ -168,35 +183,55 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
     } else {
       wideTooLong = llvm::formatv(
           "; {0} work-items (the largest work-group the device gives every "
-          "kernel) would each hold {1} elements, about {2} registers, more "
-          "than the {3} each that one work-group of a compute unit's "
-          "registers holds",
-          wide, wideSteps, wideRegisters, wideBudget);
+          "kernel) would each hold {1} elements, {2}",
+          wide, wideSteps,
+          wideSteps > kWideRowTargetSteps
+              ? llvm::formatv("more than {0}", kWideRowTargetSteps).str()
+              : llvm::formatv("about {0} registers, more than the {1} each "
+                              "that one work-group of a compute unit's "
+                              "registers holds",
+                              wideRegisters, wideBudget)
+                    .str());
     }
   }
+  // Where no work-group may take more than `lanes` (OpenCL), a row past the
+  // budget is held by a work-group alone on its compute unit, as long as its
+  // work-items stay within the most registers one can take: streamed, the
+  // rows in flight of as many work-groups would overflow the cache, and each
+  // pass read the row from memory again (softmax and layer norm over rows of
+  // 32768 through NVIDIA's OpenCL on an H100, held by 256 lanes of 255
+  // registers: 1.10x and 1.41x as fast).
+  int64_t unitBudget = std::min(kItemRegisterLimit, kUnitRegisters / lanes);
+  bool unitHeld = !promised && profile.type == DeviceType::GPU &&
+                  registers > kRegisterBudget && registers <= unitBudget;
   std::string tooLong;
-  if (registers > kRegisterBudget) {
+  if (registers > kRegisterBudget && !unitHeld) {
     tooLong = llvm::formatv(
         "a row of {0} elements does not fit on chip: {1} work-items (the "
         "largest work-group it takes) would each hold {2} elements of {3} "
         "rows read, about {4} registers per work-item, more than the budget "
-        "of {5}{6}",
+        "of {5}{6}{7}",
         n, lanes, steps, std::max(1u, work.loaded), registers, kRegisterBudget,
+        !promised && profile.type == DeviceType::GPU
+            ? llvm::formatv(" and than the {0} each that a compute unit's "
+                            "registers give one work-group alone",
+                            unitBudget)
+                  .str()
+            : std::string(),
         wideTooLong);
     // Streamed: each pass takes kRowTargetSteps elements per lane at a time
     // (fewer where the rows read need the registers).
     steps = kRowTargetSteps;
-    while (steps > 1 && registersFor(steps) > kRegisterBudget)
+    while (steps > 1 && streamedRegisters(steps) > kRegisterBudget)
       steps /= 2;
-    registers = registersFor(steps);
+    registers = streamedRegisters(steps);
     if (registers > kRegisterBudget) {
       whyNot = tooLong;
       return std::nullopt;
     }
     if (promised) {
       int64_t wide = *promised;
-      while (wide > lanes &&
-             registers * work.valueWords > getRegisterBudget(wide))
+      while (wide > lanes && registers > getRegisterBudget(wide))
         wide /= 2;
       widened = wide > lanes;
       lanes = std::max(lanes, wide);
@@ -265,6 +300,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   }
   schedule.localMemBytes = schedule.localSize[0] * work.partialBytes;
   schedule.registers = registers;
+  schedule.unitRegisters = unitHeld;
   std::string rowsText = rowsPerGroup == 1
                              ? std::string("one row")
                              : llvm::formatv("{0} rows", rowsPerGroup).str();
@@ -293,6 +329,17 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
                           "about {0} elements, within that work-group and the "
                           "registers one work-group of a compute unit holds)",
                           kWideRowTargetSteps)
+                          .str()
+                : unitHeld
+                    ? llvm::formatv(
+                          " (about {0} registers per work-item, more than the "
+                          "budget of {1} that keeps two work-groups per "
+                          "compute unit: no work-group may take more "
+                          "work-items, and streamed, the rows in flight "
+                          "would overflow the cache, so a work-group takes "
+                          "a compute unit's registers alone, at most {2} per "
+                          "work-item)",
+                          registers, kRegisterBudget, unitBudget)
                           .str()
                     : std::string())
                 .str()

@@ -29,7 +29,7 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       s.partialGroups, s.treeCombination, s.lastGroupCombines, s.compensated,
       s.rowsPerGroup, s.rowSteps, s.rowChunks, s.onlineSums,
       FloatAttr::get(Float64Type::get(context), s.loopPasses), s.localMemBytes,
-      s.registers, s.reason);
+      s.registers, s.unitRegisters, s.reason);
 }
 
 FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
@@ -67,6 +67,7 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   s.loopPasses = attr.getLoopPasses().getValueAsDouble();
   s.localMemBytes = attr.getLocalMemBytes();
   s.registers = attr.getRegisters();
+  s.unitRegisters = attr.getUnitRegisters();
   s.reason = attr.getReason().str();
   bool contraction = group.kind == KernelKind::Contraction;
   bool perElement = s.kind == ScheduleKind::PerElement;

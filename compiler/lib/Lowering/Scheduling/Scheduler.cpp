@@ -730,10 +730,12 @@ LogicalResult lowering::verifyScheduleFits(const Schedule &schedule,
     return fail(llvm::Twine(schedule.localMemBytes) +
                 " bytes of local memory exceed its " +
                 llvm::Twine(profile.localMemBytes));
-  if (schedule.registers > kRegisterBudget)
+  int64_t registerBudget =
+      schedule.unitRegisters ? getRegisterBudget(schedule) : kRegisterBudget;
+  if (schedule.registers > registerBudget)
     return fail("an estimated " + llvm::Twine(schedule.registers) +
                 " registers per work-item exceed the budget of " +
-                llvm::Twine(kRegisterBudget));
+                llvm::Twine(registerBudget));
   if (profile.maxLoopIterations != 0 &&
       schedule.loopPasses > double(profile.maxLoopIterations))
     return fail("it needs " +

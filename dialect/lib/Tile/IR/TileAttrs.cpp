@@ -136,7 +136,7 @@ LogicalResult ScheduleAttr::verify(
     int64_t, int64_t, int64_t, bool, int64_t elementsPerGroup,
     int64_t partialGroups, bool, bool lastGroupCombines, bool,
     int64_t rowsPerGroup, int64_t, int64_t rowChunks, bool onlineSums,
-    FloatAttr loopPasses, int64_t, int64_t, StringRef) {
+    FloatAttr loopPasses, int64_t, int64_t, bool, StringRef) {
   for (auto [name, extents] :
        {std::pair{"local_size", localSize}, {"num_groups", numGroups}}) {
     if (extents.size() != 3)

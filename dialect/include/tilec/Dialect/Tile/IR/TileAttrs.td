@@ -151,6 +151,7 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
     "::mlir::FloatAttr":$loop_passes,
     Tile_CountParameter<"0">:$local_mem_bytes,
     Tile_CountParameter<"0">:$registers,
+    Tile_FlagParameter:$unit_registers,
     StringRefParameter<"why this schedule, for --explain", "\"\"">:$reason
   );
   let assemblyFormat = "`<` struct(params) `>`";
