@@ -201,9 +201,10 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   // pass read the row from memory again (softmax and layer norm over rows of
   // 32768 through NVIDIA's OpenCL on an H100, held by 256 lanes of 255
   // registers: 1.10x and 1.41x as fast).
+  bool mayHoldAlone = !promised && profile.type == DeviceType::GPU;
   int64_t unitBudget = std::min(kItemRegisterLimit, kUnitRegisters / lanes);
-  bool unitHeld = !promised && profile.type == DeviceType::GPU &&
-                  registers > kRegisterBudget && registers <= unitBudget;
+  bool unitHeld =
+      mayHoldAlone && registers > kRegisterBudget && registers <= unitBudget;
   std::string tooLong;
   if (registers > kRegisterBudget && !unitHeld) {
     tooLong = llvm::formatv(
@@ -212,7 +213,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
         "rows read, about {4} registers per work-item, more than the budget "
         "of {5}{6}{7}",
         n, lanes, steps, std::max(1u, work.loaded), registers, kRegisterBudget,
-        !promised && profile.type == DeviceType::GPU
+        mayHoldAlone
             ? llvm::formatv(" and than the {0} each that a compute unit's "
                             "registers give one work-group alone",
                             unitBudget)
