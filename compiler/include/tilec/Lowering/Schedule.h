@@ -216,13 +216,20 @@ inline int64_t getRegisterBudget(int64_t items) {
 /// Kepler; AMD's GCN and CDNA: 256 vector registers).
 constexpr int64_t kItemRegisterLimit = 255;
 
+/// The registers each work-item of a work-group of `items` may take where
+/// the work-group takes a compute unit's registers alone: as many as the
+/// unit gives it, within kItemRegisterLimit.
+inline int64_t getUnitRegisterBudget(int64_t items) {
+  return std::min(kItemRegisterLimit,
+                  kUnitRegisters / std::max<int64_t>(1, items));
+}
+
 /// The registers each work-item of schedule `s` may take: getRegisterBudget
-/// of its work-group, or where the work-group takes a compute unit's
-/// registers alone, as many as the unit gives it within kItemRegisterLimit.
+/// of its work-group, or getUnitRegisterBudget where the work-group takes a
+/// compute unit's registers alone.
 inline int64_t getRegisterBudget(const Schedule &s) {
-  int64_t items =
-      std::max<int64_t>(1, s.localSize[0] * s.localSize[1] * s.localSize[2]);
-  return s.unitRegisters ? std::min(kItemRegisterLimit, kUnitRegisters / items)
+  int64_t items = s.localSize[0] * s.localSize[1] * s.localSize[2];
+  return s.unitRegisters ? getUnitRegisterBudget(items)
                          : getRegisterBudget(items);
 }
 

@@ -202,7 +202,7 @@ std::optional<Schedule> lowering::scheduleRow(const RowWork &work,
   // 32768 through NVIDIA's OpenCL on an H100, held by 256 lanes of 255
   // registers: 1.10x and 1.41x as fast).
   bool mayHoldAlone = !promised && profile.type == DeviceType::GPU;
-  int64_t unitBudget = std::min(kItemRegisterLimit, kUnitRegisters / lanes);
+  int64_t unitBudget = getUnitRegisterBudget(lanes);
   bool unitHeld =
       mayHoldAlone && registers > kRegisterBudget && registers <= unitBudget;
   std::string tooLong;
