@@ -223,6 +223,22 @@ LogicalResult KernelAnalysis::analyse(bool chooseSchedules) {
                << "kernel " << group.name << "'s reduction schedule shares "
                << "loop levels its contraction does not have (" << levels
                << ")";
+      if (split.stepWidth != 1) {
+        std::string whyNot;
+        if (info.schedule.kind != ScheduleKind::ReductionContraction ||
+            (split.stepWidth != 2 && split.stepWidth != 4))
+          return emitError(info.loc)
+                 << "kernel " << group.name << ": only a `reduction` schedule "
+                 << "takes steps (step_width), of 2 or 4 tuples, not "
+                 << split.stepWidth;
+        if (!getSharedStepStrides(cast<tile::ContractOp>(group.ops[0]),
+                                  *info.space, *info.system, split,
+                                  split.stepWidth, whyNot))
+          return emitError(info.loc)
+                 << "kernel " << group.name << "'s reduction schedule cannot "
+                 << "take steps of " << split.stepWidth << " tuples: "
+                 << whyNot;
+      }
     }
     info.flops += double(elements) * ewOps;
     if (failed(verifyScheduleFits(info.schedule, profile, info.loc)))

@@ -97,6 +97,41 @@ func.func @levels(%A: tensor<4096xf32>) -> tensor<f32> {
 
 // -----
 
+// Steps of a reduction's shared range: 2 or 4 tuples, where every input
+// that moves along them loads one aligned vector per step.
+func.func @step_width(%A: tensor<4096xf32>) -> tensor<f32> {
+  // CHECK: :8: error: kernel k0_S: only a `reduction` schedule takes steps (step_width), of 2 or 4 tuples, not 3
+  %0 = tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [1, 1, 1], active_items = 256, merged_levels = 1, step_width = 3, loop_passes = 6.0, local_mem_bytes = 1024, registers = 24>} -> tensor<f32> {
+    %1 = tile.contract add (i) [] = %A[i] : tensor<4096xf32> -> tensor<f32>
+    tile.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @step_alignment(%A: tensor<4097xf32>) -> tensor<f32> {
+  // CHECK: :8: error: kernel k0_S's reduction schedule cannot take steps of 4 tuples: the innermost merged loop does not run a multiple of 4 iterations from a multiple of 4
+  %0 = tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [1, 1, 1], active_items = 256, merged_levels = 1, step_width = 4, loop_passes = 5.0, local_mem_bytes = 1024, registers = 27>} -> tensor<f32> {
+    %1 = tile.contract add (i) [] = %A[i] : tensor<4097xf32> -> tensor<f32>
+    tile.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @step_address(%A: tensor<64x64xf32>) -> tensor<f32> {
+  // CHECK: :8: error: kernel k0_S's reduction schedule cannot take steps of 4 tuples: an input is addressed by the innermost merged loop other than by its index variable alone in its last dimension, a multiple of 4 elements with vectors
+  %0 = tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [1, 1, 1], active_items = 256, merged_levels = 2, step_width = 4, loop_passes = 5.0, local_mem_bytes = 1024, registers = 27>} -> tensor<f32> {
+    %1 = tile.contract add (i, j) [] = %A[j, i] : tensor<64x64xf32> -> tensor<f32>
+    tile.yield %1 : tensor<f32>
+  }
+  return %0 : tensor<f32>
+}
+
+// -----
+
 func.func @combination(%A: tensor<4096xf32>) -> tensor<f32> {
   // CHECK: :8: error: a kernel cannot run the `partial_combination` schedule: lowering adds it after a reduction
   %0 = tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = partial_combination, local_size = [1, 1, 1], num_groups = [1, 1, 1], active_items = 1, loop_passes = 16.0>} -> tensor<f32> {

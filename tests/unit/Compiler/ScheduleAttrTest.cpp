@@ -36,6 +36,7 @@ Schedule makeSchedule() {
   s.split.mergedLevels = 2;
   s.split.stridedLevel = 1;
   s.split.contiguous = true;
+  s.split.stepWidth = 4;
   s.elementsPerGroup = 32;
   s.partialGroups = 11;
   s.treeCombination = true;
@@ -76,6 +77,7 @@ void expectEqual(const Schedule &a, const Schedule &b) {
   EXPECT_EQ(a.split.mergedLevels, b.split.mergedLevels);
   EXPECT_EQ(a.split.stridedLevel, b.split.stridedLevel);
   EXPECT_EQ(a.split.contiguous, b.split.contiguous);
+  EXPECT_EQ(a.split.stepWidth, b.split.stepWidth);
   EXPECT_EQ(a.elementsPerGroup, b.elementsPerGroup);
   EXPECT_EQ(a.partialGroups, b.partialGroups);
   EXPECT_EQ(a.treeCombination, b.treeCombination);

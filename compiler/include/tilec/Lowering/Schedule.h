@@ -53,6 +53,11 @@ struct WorkSplit {
   /// every n-th iteration from its id (GPUs: neighbouring work-items read
   /// neighbouring addresses).
   bool contiguous = false;
+  /// On a GPU, where the merged loop is shared: each iteration a work-item
+  /// takes is a step of `stepWidth` consecutive positions of the merged
+  /// range, whose inputs along its innermost loop load as one vector each
+  /// (getSharedStepStrides); 1 otherwise.
+  int64_t stepWidth = 1;
 };
 
 /// C[b, i, j] = +(A[.] * B[.]) over a dense box, with A's address linear
@@ -439,6 +444,22 @@ std::optional<llvm::SmallVector<int64_t>>
 getGenericLaneStrides(tile::ContractOp op, const ContractionSpace &space,
                       const IndexSystem &system, int64_t lanes,
                       std::string &whyNot);
+
+/// How each input of `op` moves from position to position of a step of
+/// `width` consecutive positions of the merged range that `split` shares (a
+/// reduction work-item's step): 1 where the innermost merged loop's index
+/// variable alone addresses the input's last dimension, a multiple of
+/// `width`, so that every step's first address is aligned to a vector; 0
+/// where the input does not use it (one value serves the step). Nullopt,
+/// with `whyNot`, where a step cannot share one vector per input: the
+/// merged loop is not the shared one, its innermost range is not a multiple
+/// of `width` from a multiple of it, its index variable appears in a bound,
+/// a guard, another index variable's value or another dimension, no input
+/// moves, or a moving input's type has no vectors.
+std::optional<llvm::SmallVector<int64_t>>
+getSharedStepStrides(tile::ContractOp op, const ContractionSpace &space,
+                     const IndexSystem &system, const WorkSplit &split,
+                     int64_t width, std::string &whyNot);
 
 /// The work-groups of `items` work-items, each using `registers` registers
 /// and `localBytes` bytes of local memory, that one compute unit keeps

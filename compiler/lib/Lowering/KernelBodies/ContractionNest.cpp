@@ -72,6 +72,12 @@ SmallVector<Value> ContractionNest::emitShare(ValueRange initial,
   split = &workSplit;
   item = workItem;
   items = workItems;
+  steps = workSplit.stepWidth;
+  if (steps > 1) {
+    std::string whyNot;
+    stepStrides =
+        *getSharedStepStrides(op, space, system, workSplit, steps, whyNot);
+  }
   return emitGuarded(initial);
 }
 
@@ -213,12 +219,15 @@ SmallVector<Value> ContractionNest::emitMergedLoop(ValueRange state) {
   }
   std::reverse(runInner.begin(), runInner.end());
   std::reverse(runTrips.begin(), runTrips.end());
-  Value begin = index.constant(0), end = index.constant(total);
+  // In steps of `steps` positions (getSharedStepStrides: the innermost
+  // run is a multiple of them, so a step never crosses into the next run).
+  Value begin = index.constant(0), end = index.constant(total / steps);
   Value step = index.constant(1);
   if (split->stridedLevel < merged)
     std::tie(begin, end, step) = emitShareOf(begin, end);
   return emitFor(
-      begin, end, step, state, [&](Value linear, ValueRange carried) {
+      begin, end, step, state, [&](Value iteration, ValueRange carried) {
+        Value linear = index.mul(iteration, steps);
         SmallVector<Value> positions = index.delinearize(linear, runTrips);
         for (auto [run, level] : llvm::enumerate(runInner))
           vars[space.outputRank + space.freeVars[level]] =
@@ -334,19 +343,22 @@ Value ContractionNest::emitAddress(const IndexSystem::Access &access) {
 }
 
 SmallVector<Value> ContractionNest::emitContribution(ValueRange state) {
-  // Each lane's value of each input: a vector load shared by the lanes
-  // where the input moves with them, one load for all where it does not.
-  SmallVector<SmallVector<Value>> values(lanes);
+  // Each lane's (or step position's) value of each input: a vector load
+  // shared by the lanes where the input moves with them, one load for all
+  // where it does not.
+  int64_t width = std::max(lanes, steps);
+  ArrayRef<int64_t> strides = lanes > 1 ? laneStrides : stepStrides;
+  SmallVector<SmallVector<Value>> values(width);
   SmallVector<Type> types;
   for (auto [input, operand] : llvm::enumerate(op.getInputs())) {
     Type type = cast<RankedTensorType>(operand.getType()).getElementType();
     Value buffer = context.bufferOf(operand);
     Value address = emitAddress(system.inputs[input]);
     types.push_back(type);
-    if (lanes > 1 && laneStrides[input] != 0) {
-      auto vectorType = VectorType::get({lanes}, getStorageType(type));
+    if (width > 1 && strides[input] != 0) {
+      auto vectorType = VectorType::get({width}, getStorageType(type));
       Value vector = b.create<vector::LoadOp>(loc, vectorType, buffer, address);
-      for (int64_t lane = 0; lane < lanes; ++lane) {
+      for (int64_t lane = 0; lane < width; ++lane) {
         Value element = b.create<vector::ExtractOp>(loc, vector, lane);
         values[lane].push_back(emitFromStorage(b, loc, element, type));
       }
@@ -355,6 +367,13 @@ SmallVector<Value> ContractionNest::emitContribution(ValueRange state) {
     Value value = emitLoad(b, loc, buffer, address, type);
     for (SmallVector<Value> &laneValues : values)
       laneValues.push_back(value);
+  }
+  // A step's positions aggregate into the one state in order.
+  if (steps > 1) {
+    SmallVector<Value> next(state);
+    for (ArrayRef<Value> positionValues : values)
+      next = emitLaneContribution(next, positionValues, types);
+    return next;
   }
   SmallVector<Value> next;
   size_t laneState = state.size() / lanes;

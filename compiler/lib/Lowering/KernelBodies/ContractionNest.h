@@ -35,7 +35,8 @@ public:
   /// value of their range, each under its bound checks.
   llvm::SmallVector<mlir::Value> emit(mlir::ValueRange initial);
   /// `initial` with the tuples of work-item `item` (of `items`) aggregated,
-  /// the nest being shared as `split` says.
+  /// the nest being shared as `split` says (in steps of split.stepWidth
+  /// tuples, whose inputs load as one vector each where they move).
   llvm::SmallVector<mlir::Value> emitShare(mlir::ValueRange initial,
                                            const WorkSplit &split,
                                            mlir::Value item, int64_t items);
@@ -98,6 +99,10 @@ private:
   /// empty for one element.
   llvm::SmallVector<int64_t> laneStrides;
   int64_t lanes = 1;
+  /// The same for the positions of a shared nest's step, which aggregate
+  /// into one state in turn (getSharedStepStrides); empty for steps of one.
+  llvm::SmallVector<int64_t> stepStrides;
+  int64_t steps = 1;
   /// The first loop level that emit() unrolls (the number of levels where
   /// none is), and the ranges over the output box of those levels.
   unsigned firstUnrolled = 0;

@@ -61,6 +61,9 @@ void HostLowering::printSharing(const KernelInfo &info) {
       total *= trips[level];
     os << "loops 0.." << split.mergedLevels - 1 << " merged into one range of "
        << llvm::format("%.0f", total) << " tuples";
+    if (split.stepWidth > 1)
+      os << " in steps of " << split.stepWidth
+         << " consecutive tuples (one vector load per input that moves)";
   } else {
     os << "loop " << split.stridedLevel << " (up to "
        << llvm::format("%.0f", trips[split.stridedLevel]) << " iterations)";

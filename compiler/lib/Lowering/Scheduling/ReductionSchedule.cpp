@@ -53,14 +53,15 @@ static WorkSplit chooseWorkSplit(const ContractionSpace &space,
 }
 
 /// The iterations of the loop that `split` deals out to the work-items:
-/// the merged loops' product, or the strided loop's.
+/// the merged loops' product (in steps of split.stepWidth), or the strided
+/// loop's.
 static double getSharedTrips(const WorkSplit &split, const TupleCount &tuples) {
   if (split.stridedLevel >= split.mergedLevels)
     return tuples.levelTrips[split.stridedLevel];
   double trips = 1;
   for (unsigned level = 0; level < split.mergedLevels; ++level)
     trips *= tuples.levelTrips[level];
-  return trips;
+  return trips / double(split.stepWidth);
 }
 
 /// The loop passes of a work-item when `sharers` work-items (the
@@ -75,7 +76,7 @@ static double countSharedPasses(const WorkSplit &split,
     double merged = 1;
     for (; level < split.mergedLevels; ++level)
       merged *= tuples.levelTrips[level];
-    trips.push_back(merged);
+    trips.push_back(merged / double(split.stepWidth));
   }
   for (; level < tuples.levelTrips.size(); ++level) {
     if (level == split.stridedLevel)
@@ -84,6 +85,117 @@ static double countSharedPasses(const WorkSplit &split,
   }
   trips[shared] = std::ceil(trips[shared] / double(sharers));
   return countLoopPasses(trips);
+}
+
+std::optional<SmallVector<int64_t>> lowering::getSharedStepStrides(
+    tile::ContractOp op, const ContractionSpace &space,
+    const IndexSystem &system, const WorkSplit &split, int64_t width,
+    std::string &whyNot) {
+  if (split.contiguous || split.stridedLevel >= split.mergedLevels) {
+    whyNot = "the work-items do not stride over merged loops";
+    return std::nullopt;
+  }
+  std::string steps = std::to_string(width);
+  unsigned level = split.mergedLevels - 1;
+  if (!space.bounds[level].constantRange) {
+    whyNot = "the innermost merged loop's bounds are not constant";
+    return std::nullopt;
+  }
+  auto [lower, upper] = *space.bounds[level].constantRange;
+  if (lower % width != 0 || (upper - lower + 1) % width != 0) {
+    whyNot = "the innermost merged loop does not run a multiple of " + steps +
+             " iterations from a multiple of " + steps;
+    return std::nullopt;
+  }
+  // Nothing but the addresses may depend on the position within a step.
+  unsigned var = space.freeVars[level];
+  unsigned column = space.outputRank + var;
+  auto reads = [&](const QuasiAffine &expr) {
+    return column < expr.coeffs.size() && expr.coeffs[column] != 0;
+  };
+  if (llvm::any_of(space.coordinateEqualities, reads) ||
+      llvm::any_of(space.coordinateInequalities, reads) ||
+      llvm::any_of(space.integralityChecks, reads) ||
+      llvm::any_of(space.pivots,
+                   [&](const Pivot &pivot) { return reads(pivot.value); }) ||
+      llvm::any_of(space.bounds, [&](const LoopBound &bound) {
+        return llvm::any_of(bound.lower, reads) ||
+               llvm::any_of(bound.upper, reads);
+      })) {
+    whyNot = "the innermost merged loop's index variable appears in a bound, "
+             "a guard or another index variable's value";
+    return std::nullopt;
+  }
+  // Each input either has that variable alone in its last dimension, which
+  // the steps divide (so that every step's first address is aligned to a
+  // vector), or does not use it.
+  SmallVector<int64_t> strides;
+  bool anyMoves = false;
+  for (auto [access, input] : llvm::zip(system.inputs, op.getInputs())) {
+    unsigned rank = access.rows.size();
+    bool moves = false;
+    for (unsigned dim = 0; dim < rank; ++dim) {
+      const IndexSystem::Row &row = access.rows[dim];
+      if (row.num[var] == 0)
+        continue;
+      bool alone = dim + 1 == rank && row.num[var] == row.den[var] &&
+                   llvm::all_of(llvm::enumerate(row.num), [&](auto term) {
+                     return term.index() == var || term.value() == 0;
+                   });
+      Type type = cast<RankedTensorType>(input.getType()).getElementType();
+      if (!alone || access.extents[dim] % width != 0 ||
+          !hasVectorAccess(getStorageType(type))) {
+        whyNot = "an input is addressed by the innermost merged loop other "
+                 "than by its index variable alone in its last dimension, a "
+                 "multiple of " +
+                 steps + " elements with vectors";
+        return std::nullopt;
+      }
+      moves = true;
+    }
+    strides.push_back(moves ? 1 : 0);
+    anyMoves |= moves;
+  }
+  if (!anyMoves) {
+    whyNot = "no input is addressed by the innermost merged loop";
+    return std::nullopt;
+  }
+  return strides;
+}
+
+/// The width of the steps in which the work-items of a reduction on a GPU
+/// walk the merged range `split` shares (getSharedStepStrides): the memory
+/// vector width of the widest type `op` moves, at most 4 (the kernel IR's
+/// vectors), or 1. `why` says which, where the merged range is shared.
+static int64_t chooseStepWidth(tile::ContractOp op,
+                               const ContractionSpace &space,
+                               const IndexSystem &system,
+                               const WorkSplit &split,
+                               const DeviceProfile &profile, std::string &why) {
+  if (profile.type != DeviceType::GPU || split.contiguous ||
+      split.stridedLevel >= split.mergedLevels)
+    return 1;
+  int64_t widest = 1;
+  for (Value tensor : op->getOperands())
+    widest = std::max<int64_t>(
+        widest, getStorageType(
+                    cast<RankedTensorType>(tensor.getType()).getElementType())
+                        .getIntOrFloatBitWidth() /
+                    8);
+  int64_t width = std::min<int64_t>(4, getMemoryVectorWidth(profile, widest));
+  if (width < 2)
+    return 1;
+  std::string whyNot;
+  if (!getSharedStepStrides(op, space, system, split, width, whyNot)) {
+    why = "; not in steps of " + std::to_string(width) +
+          " consecutive tuples: " + whyNot;
+    return 1;
+  }
+  why = "; each iteration of a work-item is a step of " +
+        std::to_string(width) +
+        " consecutive tuples, whose inputs along the innermost merged loop "
+        "load as one vector each";
+  return width;
 }
 
 /// On a GPU the fewest that its work-items, registers and local memory
@@ -179,6 +291,10 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
     if (width >= 2 && elements >= width)
       elementsPerGroup = width;
   }
+  std::string stepWhy;
+  if (elementsPerGroup == 1)
+    split.stepWidth =
+        chooseStepWidth(op, space, system, split, profile, stepWhy);
   double limit = double(profile.maxLoopIterations);
   auto fits = [&](int64_t sharers) {
     return limit == 0 || countSharedPasses(split, tuples, sharers) <= limit;
@@ -209,8 +325,10 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
     partialGroups = low;
   }
 
+  // A step holds a further value per input and position.
   int64_t registers = 20 + 2 * int64_t(space.freeVars.size()) +
-                      int64_t(space.pivots.size()) + (compensated ? 2 : 0);
+                      int64_t(space.pivots.size()) + (compensated ? 2 : 0) +
+                      (split.stepWidth - 1) * int64_t(op.getInputs().size());
   // For speed: the elements' work-groups alone may leave the device idle
   // (a full sum is one work-group). Where two work-groups per element would
   // each give every work-item kSplitTuplesPerItem tuples, each element gets
@@ -325,6 +443,7 @@ lowering::scheduleReduction(tile::ContractOp op, const ContractionSpace &space,
         (partialGroups > 1 ? "no work-group of one element stays below"
                            : "the largest work-group that stays below") +
         ")";
+  schedule.reason += stepWhy;
   return schedule;
 }
 

@@ -25,7 +25,8 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       tile.strideB, tile.vectorWidth, tile.stageWidthA, tile.stageWidthB,
       tile.doubleBuffered, walk.width, walk.steps, walk.groupSteps,
       walk.vectorAccesses, walk.accesses, s.split.mergedLevels,
-      s.split.stridedLevel, s.split.contiguous, s.elementsPerGroup,
+      s.split.stridedLevel, s.split.contiguous, s.split.stepWidth,
+      s.elementsPerGroup,
       s.partialGroups, s.treeCombination, s.lastGroupCombines, s.compensated,
       s.rowsPerGroup, s.rowSteps, s.rowChunks, s.onlineSums,
       FloatAttr::get(Float64Type::get(context), s.loopPasses), s.localMemBytes,
@@ -55,6 +56,7 @@ FailureOr<Schedule> lowering::getSchedule(tile::ScheduleAttr attr,
   s.split.mergedLevels = attr.getMergedLevels();
   s.split.stridedLevel = attr.getStridedLevel();
   s.split.contiguous = attr.getContiguous();
+  s.split.stepWidth = attr.getStepWidth();
   s.elementsPerGroup = attr.getElementsPerGroup();
   s.partialGroups = attr.getPartialGroups();
   s.treeCombination = attr.getTreeCombination();

@@ -133,7 +133,8 @@ LogicalResult ScheduleAttr::verify(
     ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups, int64_t, int64_t,
     int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t vectorWidth,
     int64_t, int64_t, bool, int64_t walkWidth, int64_t, int64_t, int64_t,
-    int64_t, int64_t, int64_t, bool, int64_t elementsPerGroup,
+    int64_t, int64_t, int64_t, bool, int64_t stepWidth,
+    int64_t elementsPerGroup,
     int64_t partialGroups, bool, bool lastGroupCombines, bool,
     int64_t rowsPerGroup, int64_t, int64_t rowChunks, bool onlineSums,
     FloatAttr loopPasses, int64_t, int64_t, bool, StringRef) {
@@ -145,11 +146,12 @@ LogicalResult ScheduleAttr::verify(
     if (llvm::any_of(extents, [](int64_t extent) { return extent < 1; }))
       return emitError() << name << " extents must be positive";
   }
-  if (vectorWidth < 1 || walkWidth < 1 || elementsPerGroup < 1 ||
-      partialGroups < 1 || rowsPerGroup < 1 || rowChunks < 1)
-    return emitError() << "vector_width, walk_width, elements_per_group, "
-                          "partial_groups, rows_per_group and row_chunks "
-                          "must be positive";
+  if (vectorWidth < 1 || walkWidth < 1 || stepWidth < 1 ||
+      elementsPerGroup < 1 || partialGroups < 1 || rowsPerGroup < 1 ||
+      rowChunks < 1)
+    return emitError() << "vector_width, walk_width, step_width, "
+                          "elements_per_group, partial_groups, rows_per_group "
+                          "and row_chunks must be positive";
   if (lastGroupCombines && partialGroups < 2)
     return emitError() << "last_group_combines needs partial_groups above 1";
   if (onlineSums && rowChunks < 2)

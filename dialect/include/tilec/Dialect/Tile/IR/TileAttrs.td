@@ -137,6 +137,7 @@ def Tile_ScheduleAttr : Tile_Attr<"Schedule", "schedule"> {
     Tile_CountParameter<"0">:$merged_levels,
     Tile_CountParameter<"0">:$strided_level,
     Tile_FlagParameter:$contiguous,
+    Tile_CountParameter<"1">:$step_width,
     Tile_CountParameter<"1">:$elements_per_group,
     Tile_CountParameter<"1">:$partial_groups,
     Tile_FlagParameter:$tree_combination,
