@@ -236,8 +236,8 @@ LogicalResult KernelAnalysis::analyse(bool chooseSchedules) {
                                   split.stepWidth, whyNot))
           return emitError(info.loc)
                  << "kernel " << group.name << "'s reduction schedule cannot "
-                 << "take steps of " << split.stepWidth << " tuples: "
-                 << whyNot;
+                 << "take steps of " << split.stepWidth
+                 << " tuples: " << whyNot;
       }
     }
     info.flops += double(elements) * ewOps;

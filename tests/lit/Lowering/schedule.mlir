@@ -3,9 +3,9 @@
 
 // Scheduling writes each kernel's schedule as a #tile.schedule: a dense
 // matrix product gets work-group and register tiles, a long reduction over few
-// elements a work-group per element (here several, whose partials a second
-// kernel combines), elementwise kernels one step of consecutive elements per
-// work-item.
+// elements a work-group per element (here several, whose partials the last
+// of them combines, each work-item taking 4 consecutive tuples per step),
+// elementwise kernels one step of consecutive elements per work-item.
 
 // CHECK-LABEL: func.func @matmul
 // CHECK: tile.kernel contraction "k0_C" attributes {schedule = #tile.schedule<kind = tiled, local_size = [8, 8, 1], num_groups = [4, 4, 1], active_items = 16384, block_m = 32, block_n = 32, block_k = 8, reg_m = 4, reg_n = 4, stride_a = 36, stride_b = 32, vector_width = 4, stage_width_a = 4, stage_width_b = 4, double_buffered = true, loop_passes = 3.210000e+02 : f64, local_mem_bytes = 4352, registers = 44, reason = "dense matrix product (M=128, N=128, K=256)
@@ -25,7 +25,7 @@ func.func @matmul(%A: tensor<128x256xf32>, %B: tensor<256x128xf32>) -> tensor<12
 // -----
 
 // CHECK-LABEL: func.func @sum
-// CHECK: tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [128, 1, 1], active_items = 32768, merged_levels = 1, partial_groups = 128, last_group_combines = true, compensated = true, loop_passes = 3.500000e+01 : f64, local_mem_bytes = 2052, registers = 24,
+// CHECK: tile.kernel contraction "k0_S" attributes {schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [128, 1, 1], active_items = 32768, merged_levels = 1, step_width = 4, partial_groups = 128, last_group_combines = true, compensated = true, loop_passes = 1.100000e+01 : f64, local_mem_bytes = 2052, registers = 27,
 // A CPU's work-items take contiguous chunks of the reduction.
 // CPU-LABEL: func.func @sum
 // CPU: schedule = #tile.schedule<kind = reduction, local_size = [256, 1, 1], num_groups = [2, 1, 1], active_items = 512, merged_levels = 1, contiguous = true, partial_groups = 2, last_group_combines = true, compensated = true, loop_passes = 2.051000e+03 : f64,

@@ -445,6 +445,19 @@ getGenericLaneStrides(tile::ContractOp op, const ContractionSpace &space,
                       const IndexSystem &system, int64_t lanes,
                       std::string &whyNot);
 
+/// Whether `input`, addressed as `access`, moves with index variable `var`
+/// as aligned vectors of `width` elements: true where `var` alone (with
+/// coefficient 1) addresses its last dimension, a multiple of `width`, and
+/// its storage type has vectors; false where no dimension uses `var`;
+/// nullopt where one uses it otherwise.
+std::optional<bool> movesAsVectors(const IndexSystem::Access &access,
+                                   mlir::Value input, unsigned var,
+                                   int64_t width);
+
+/// The memory vector width of the widest type `op` moves on `profile`, at
+/// most 4 (the kernel IR's vectors).
+int64_t getWidestVectorWidth(tile::ContractOp op, const DeviceProfile &profile);
+
 /// How each input of `op` moves from position to position of a step of
 /// `width` consecutive positions of the merged range that `split` shares (a
 /// reduction work-item's step): 1 where the innermost merged loop's index

@@ -91,38 +91,57 @@ std::optional<SmallVector<int64_t>> lowering::getGenericLaneStrides(
   // Each input either moves with the lane along its last dimension, which
   // the lanes divide (so that every lane-0 address is aligned to a vector),
   // or does not move.
-  auto hasVectors = [&](Value tensor) {
-    return hasVectorAccess(getStorageType(
-        cast<RankedTensorType>(tensor.getType()).getElementType()));
-  };
-  if (!hasVectors(op.getResult())) {
+  if (!hasVectorAccess(getStorageType(op.getType().getElementType()))) {
     whyNot = "the output's type has no vectors";
     return std::nullopt;
   }
   SmallVector<int64_t> strides;
   for (auto [access, input] : llvm::zip(system.inputs, op.getInputs())) {
-    unsigned rank = access.rows.size();
-    bool moves = false;
-    for (unsigned dim = 0; dim < rank; ++dim) {
-      const IndexSystem::Row &row = access.rows[dim];
-      if (row.num[*laneIndex] == 0)
-        continue;
-      bool alone = dim + 1 == rank &&
-                   row.num[*laneIndex] == row.den[*laneIndex] &&
-                   llvm::all_of(llvm::enumerate(row.num), [&](auto term) {
-                     return term.index() == *laneIndex || term.value() == 0;
-                   });
-      if (!alone || access.extents[dim] % lanes != 0 || !hasVectors(input)) {
-        whyNot = "an input is addressed by the output's last axis other than "
-                 "by that index alone in its last dimension, a multiple of " +
-                 std::to_string(lanes);
-        return std::nullopt;
-      }
-      moves = true;
+    std::optional<bool> moves =
+        movesAsVectors(access, input, *laneIndex, lanes);
+    if (!moves) {
+      whyNot = "an input is addressed by the output's last axis other than "
+               "by that index alone in its last dimension, a multiple of " +
+               std::to_string(lanes);
+      return std::nullopt;
     }
-    strides.push_back(moves ? 1 : 0);
+    strides.push_back(*moves ? 1 : 0);
   }
   return strides;
+}
+
+std::optional<bool> lowering::movesAsVectors(const IndexSystem::Access &access,
+                                             Value input, unsigned var,
+                                             int64_t width) {
+  unsigned rank = access.rows.size();
+  bool moves = false;
+  for (unsigned dim = 0; dim < rank; ++dim) {
+    const IndexSystem::Row &row = access.rows[dim];
+    if (row.num[var] == 0)
+      continue;
+    bool alone = dim + 1 == rank && row.num[var] == row.den[var] &&
+                 llvm::all_of(llvm::enumerate(row.num), [&](auto term) {
+                   return term.index() == var || term.value() == 0;
+                 });
+    Type type = cast<RankedTensorType>(input.getType()).getElementType();
+    if (!alone || access.extents[dim] % width != 0 ||
+        !hasVectorAccess(getStorageType(type)))
+      return std::nullopt;
+    moves = true;
+  }
+  return moves;
+}
+
+int64_t lowering::getWidestVectorWidth(tile::ContractOp op,
+                                       const DeviceProfile &profile) {
+  int64_t widest = 1;
+  for (Value tensor : op->getOperands())
+    widest = std::max<int64_t>(
+        widest, getStorageType(
+                    cast<RankedTensorType>(tensor.getType()).getElementType())
+                        .getIntOrFloatBitWidth() /
+                    8);
+  return std::min<int64_t>(4, getMemoryVectorWidth(profile, widest));
 }
 
 /// The lanes of the generic schedule of `op` on `profile`: the memory vector
@@ -131,15 +150,7 @@ std::optional<SmallVector<int64_t>> lowering::getGenericLaneStrides(
 static int64_t chooseLanes(tile::ContractOp op, const ContractionSpace &space,
                            const IndexSystem &system,
                            const DeviceProfile &profile, std::string &why) {
-  int64_t widest = 0;
-  for (Value tensor : op->getOperands())
-    widest = std::max<int64_t>(
-        widest, getStorageType(
-                    cast<RankedTensorType>(tensor.getType()).getElementType())
-                        .getIntOrFloatBitWidth() /
-                    8);
-  int64_t lanes = std::min<int64_t>(
-      4, getMemoryVectorWidth(profile, std::max<int64_t>(1, widest)));
+  int64_t lanes = getWidestVectorWidth(op, profile);
   if (lanes < 2)
     return 1;
   std::string whyNot;

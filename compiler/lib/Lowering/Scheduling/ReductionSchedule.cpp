@@ -132,29 +132,16 @@ std::optional<SmallVector<int64_t>> lowering::getSharedStepStrides(
   SmallVector<int64_t> strides;
   bool anyMoves = false;
   for (auto [access, input] : llvm::zip(system.inputs, op.getInputs())) {
-    unsigned rank = access.rows.size();
-    bool moves = false;
-    for (unsigned dim = 0; dim < rank; ++dim) {
-      const IndexSystem::Row &row = access.rows[dim];
-      if (row.num[var] == 0)
-        continue;
-      bool alone = dim + 1 == rank && row.num[var] == row.den[var] &&
-                   llvm::all_of(llvm::enumerate(row.num), [&](auto term) {
-                     return term.index() == var || term.value() == 0;
-                   });
-      Type type = cast<RankedTensorType>(input.getType()).getElementType();
-      if (!alone || access.extents[dim] % width != 0 ||
-          !hasVectorAccess(getStorageType(type))) {
-        whyNot = "an input is addressed by the innermost merged loop other "
-                 "than by its index variable alone in its last dimension, a "
-                 "multiple of " +
-                 steps + " elements with vectors";
-        return std::nullopt;
-      }
-      moves = true;
+    std::optional<bool> moves = movesAsVectors(access, input, var, width);
+    if (!moves) {
+      whyNot = "an input is addressed by the innermost merged loop other "
+               "than by its index variable alone in its last dimension, a "
+               "multiple of " +
+               steps + " elements with vectors";
+      return std::nullopt;
     }
-    strides.push_back(moves ? 1 : 0);
-    anyMoves |= moves;
+    strides.push_back(*moves ? 1 : 0);
+    anyMoves |= *moves;
   }
   if (!anyMoves) {
     whyNot = "no input is addressed by the innermost merged loop";
@@ -175,14 +162,7 @@ static int64_t chooseStepWidth(tile::ContractOp op,
   if (profile.type != DeviceType::GPU || split.contiguous ||
       split.stridedLevel >= split.mergedLevels)
     return 1;
-  int64_t widest = 1;
-  for (Value tensor : op->getOperands())
-    widest = std::max<int64_t>(
-        widest, getStorageType(
-                    cast<RankedTensorType>(tensor.getType()).getElementType())
-                        .getIntOrFloatBitWidth() /
-                    8);
-  int64_t width = std::min<int64_t>(4, getMemoryVectorWidth(profile, widest));
+  int64_t width = getWidestVectorWidth(op, profile);
   if (width < 2)
     return 1;
   std::string whyNot;

@@ -26,9 +26,9 @@ tile::ScheduleAttr lowering::getScheduleAttr(MLIRContext *context,
       tile.doubleBuffered, walk.width, walk.steps, walk.groupSteps,
       walk.vectorAccesses, walk.accesses, s.split.mergedLevels,
       s.split.stridedLevel, s.split.contiguous, s.split.stepWidth,
-      s.elementsPerGroup,
-      s.partialGroups, s.treeCombination, s.lastGroupCombines, s.compensated,
-      s.rowsPerGroup, s.rowSteps, s.rowChunks, s.onlineSums,
+      s.elementsPerGroup, s.partialGroups, s.treeCombination,
+      s.lastGroupCombines, s.compensated, s.rowsPerGroup, s.rowSteps,
+      s.rowChunks, s.onlineSums,
       FloatAttr::get(Float64Type::get(context), s.loopPasses), s.localMemBytes,
       s.registers, s.unitRegisters, s.reason);
 }

@@ -128,16 +128,17 @@ void RationalMapAttr::print(AsmPrinter &printer) const {
 // ScheduleAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult ScheduleAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
-    ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups, int64_t, int64_t,
-    int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t vectorWidth,
-    int64_t, int64_t, bool, int64_t walkWidth, int64_t, int64_t, int64_t,
-    int64_t, int64_t, int64_t, bool, int64_t stepWidth,
-    int64_t elementsPerGroup,
-    int64_t partialGroups, bool, bool lastGroupCombines, bool,
-    int64_t rowsPerGroup, int64_t, int64_t rowChunks, bool onlineSums,
-    FloatAttr loopPasses, int64_t, int64_t, bool, StringRef) {
+LogicalResult
+ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, ScheduleKind,
+                     ArrayRef<int64_t> localSize, ArrayRef<int64_t> numGroups,
+                     int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                     int64_t, int64_t, int64_t vectorWidth, int64_t, int64_t,
+                     bool, int64_t walkWidth, int64_t, int64_t, int64_t,
+                     int64_t, int64_t, int64_t, bool, int64_t stepWidth,
+                     int64_t elementsPerGroup, int64_t partialGroups, bool,
+                     bool lastGroupCombines, bool, int64_t rowsPerGroup,
+                     int64_t, int64_t rowChunks, bool onlineSums,
+                     FloatAttr loopPasses, int64_t, int64_t, bool, StringRef) {
   for (auto [name, extents] :
        {std::pair{"local_size", localSize}, {"num_groups", numGroups}}) {
     if (extents.size() != 3)
