@@ -458,6 +458,11 @@ std::optional<bool> movesAsVectors(const IndexSystem::Access &access,
 /// most 4 (the kernel IR's vectors).
 int64_t getWidestVectorWidth(tile::ContractOp op, const DeviceProfile &profile);
 
+/// Whether nothing but the inputs' addresses reads index variable `var` of
+/// `space`: no loop bound, pivot or integrality check (the reduction's run
+/// joining and steps, ReductionSchedule.cpp).
+bool isReadByAddressesAlone(const ContractionSpace &space, unsigned var);
+
 /// How each input of `op` moves from position to position of a step of
 /// `width` consecutive positions of the merged range that `split` shares (a
 /// reduction work-item's step): 1 where the innermost merged loop's index

@@ -148,16 +148,7 @@ std::tuple<Value, Value, Value> ContractionNest::emitShareOf(Value begin,
 }
 
 bool ContractionNest::isAddressedAlone(unsigned var) const {
-  unsigned column = space.outputRank + var;
-  auto reads = [&](const QuasiAffine &expr) {
-    return column < expr.coeffs.size() && expr.coeffs[column] != 0;
-  };
-  for (const LoopBound &bound : space.bounds)
-    if (llvm::any_of(bound.lower, reads) || llvm::any_of(bound.upper, reads))
-      return false;
-  if (llvm::any_of(space.pivots,
-                   [&](const Pivot &pivot) { return reads(pivot.value); }) ||
-      llvm::any_of(space.integralityChecks, reads))
+  if (!isReadByAddressesAlone(space, var))
     return false;
   // Whole coefficients: emitAddress divides a row by its denominator.
   for (const IndexSystem::Access &access : system.inputs)

@@ -87,6 +87,24 @@ static double countSharedPasses(const WorkSplit &split,
   return countLoopPasses(trips);
 }
 
+bool lowering::isReadByAddressesAlone(const ContractionSpace &space,
+                                      unsigned var) {
+  // Coordinate guards have no free variable (IndexSpace.h).
+  unsigned column = space.outputRank + var;
+  auto reads = [&](const QuasiAffine &expr) {
+    return column < expr.coeffs.size() && expr.coeffs[column] != 0;
+  };
+  return llvm::none_of(space.bounds,
+                       [&](const LoopBound &bound) {
+                         return llvm::any_of(bound.lower, reads) ||
+                                llvm::any_of(bound.upper, reads);
+                       }) &&
+         llvm::none_of(
+             space.pivots,
+             [&](const Pivot &pivot) { return reads(pivot.value); }) &&
+         llvm::none_of(space.integralityChecks, reads);
+}
+
 std::optional<SmallVector<int64_t>> lowering::getSharedStepStrides(
     tile::ContractOp op, const ContractionSpace &space,
     const IndexSystem &system, const WorkSplit &split, int64_t width,
@@ -109,19 +127,7 @@ std::optional<SmallVector<int64_t>> lowering::getSharedStepStrides(
   }
   // Nothing but the addresses may depend on the position within a step.
   unsigned var = space.freeVars[level];
-  unsigned column = space.outputRank + var;
-  auto reads = [&](const QuasiAffine &expr) {
-    return column < expr.coeffs.size() && expr.coeffs[column] != 0;
-  };
-  if (llvm::any_of(space.coordinateEqualities, reads) ||
-      llvm::any_of(space.coordinateInequalities, reads) ||
-      llvm::any_of(space.integralityChecks, reads) ||
-      llvm::any_of(space.pivots,
-                   [&](const Pivot &pivot) { return reads(pivot.value); }) ||
-      llvm::any_of(space.bounds, [&](const LoopBound &bound) {
-        return llvm::any_of(bound.lower, reads) ||
-               llvm::any_of(bound.upper, reads);
-      })) {
+  if (!isReadByAddressesAlone(space, var)) {
     whyNot = "the innermost merged loop's index variable appears in a bound, "
              "a guard or another index variable's value";
     return std::nullopt;
