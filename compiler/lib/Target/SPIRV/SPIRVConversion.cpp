@@ -15,6 +15,7 @@
 #include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "SPIRVConversionTarget.h"
+#include "SPIRVInPlaceConversion.h"
 #include "SPIRVTools.h"
 #include "SPIRVUpdateVCE.h"
 #include "SPIRVVectorRows.h"
@@ -33,8 +34,6 @@
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -183,57 +182,6 @@ static void mapMemorySpaces(gpu::GPUModuleOp kernels) {
   });
 }
 
-/// Replaces the fmas, broadcasts of a scalar and extracts of a lane at a
-/// constant position whose operand and result types `types` keeps as they
-/// are (scalars of the types the device has, and their vectors of 2 to 4
-/// elements; not index) with the spirv ops that the conversion's
-/// patterns would make of them: GLSLPattern's GL.Fma, and the
-/// CompositeConstruct and CompositeExtract of MLIR 19's VectorToSPIRV. They
-/// are half of an unrolled product's ops, and the dialect conversion's
-/// bookkeeping of each rewrite (the legality of what it creates, the log
-/// that a rollback would undo) cost several times the rewrite itself. The
-/// conversion then takes them for legal, and gives them the converted
-/// values of their operands as it gives any other user.
-static void convertTypeKeepingOpsInPlace(gpu::GPUModuleOp kernels,
-                                         const TypeConverter &types) {
-  llvm::DenseMap<Type, bool> kept;
-  auto isKept = [&](Type type) {
-    auto [known, inserted] = kept.try_emplace(type, false);
-    if (inserted)
-      known->second = types.convertType(type) == type;
-    return known->second;
-  };
-  IRRewriter rewriter(kernels.getContext());
-  kernels.walk([&](Operation *op) {
-    if (!llvm::all_of(op->getOperandTypes(), isKept) ||
-        !llvm::all_of(op->getResultTypes(), isKept))
-      return;
-    rewriter.setInsertionPoint(op);
-    if (auto fma = dyn_cast<math::FmaOp>(op)) {
-      rewriter.replaceOpWithNewOp<spirv::GLFmaOp>(fma, fma.getType(),
-                                                  fma->getOperands());
-    } else if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
-      if (isa<VectorType>(broadcast.getSourceType()))
-        return;
-      SmallVector<Value, 4> lanes(
-          broadcast.getResultVectorType().getNumElements(),
-          broadcast.getSource());
-      rewriter.replaceOpWithNewOp<spirv::CompositeConstructOp>(
-          broadcast, broadcast.getType(), lanes);
-    } else if (auto extract = dyn_cast<vector::ExtractOp>(op)) {
-      std::optional<int64_t> lane =
-          extract.hasDynamicPosition()
-              ? std::nullopt
-              : getConstantIntValue(extract.getMixedPosition()[0]);
-      if (!lane || extract.getSourceVectorType().getRank() != 1)
-        return;
-      rewriter.replaceOpWithNewOp<spirv::CompositeExtractOp>(
-          extract, extract.getType(), extract.getVector(),
-          rewriter.getI32ArrayAttr({static_cast<int32_t>(*lane)}));
-    }
-  });
-}
-
 /// Converts the prepared gpu.module (in its scratch module) to a
 /// spirv.module in its place.
 static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
@@ -249,7 +197,8 @@ static LogicalResult convertToSPIRVDialect(gpu::GPUModuleOp kernels,
   // The environment has 8- and 16-bit types; never pack them into i32.
   options.emulateLT32BitScalarTypes = false;
   SPIRVTypeConverter typeConverter(targetEnv, options);
-  convertTypeKeepingOpsInPlace(kernels, typeConverter);
+  convertOpsInPlace(kernels, typeConverter,
+                    cast<IntegerType>(typeConverter.getIndexType()));
   ScfToSPIRVContext scfContext;
   RewritePatternSet patterns(context);
   populateGPUToSPIRVPatterns(typeConverter, patterns);

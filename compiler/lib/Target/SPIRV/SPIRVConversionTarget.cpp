@@ -31,8 +31,19 @@ public:
   explicit CachingSPIRVConversionTarget(spirv::TargetEnvAttr targetAttr)
       : ConversionTarget(*targetAttr.getContext()), targetEnv(targetAttr),
         version(targetAttr.getVersion()) {
-    addDynamicallyLegalDialect<spirv::SPIRVDialect>(
-        [this](Operation *op) { return isLegalOp(op); });
+    // Each spirv op by its name rather than the dialect's: the target looks
+    // an op's name up first, and its dialect's namespace, hashed as a
+    // string, only after that misses, at every one of the conversion's
+    // thousands of legality queries.
+    DynamicLegalityCallbackFn isLegal = [this](Operation *op) {
+      return isLegalOp(op);
+    };
+    auto *dialect =
+        targetAttr.getContext()->getLoadedDialect<spirv::SPIRVDialect>();
+    for (RegisteredOperationName name :
+         targetAttr.getContext()->getRegisteredOperations())
+      if (&name.getDialect() == dialect)
+        addDynamicallyLegalOp(name, isLegal);
   }
   CachingSPIRVConversionTarget(const CachingSPIRVConversionTarget &) = delete;
   CachingSPIRVConversionTarget &
