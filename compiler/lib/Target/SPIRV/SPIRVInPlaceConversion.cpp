@@ -115,38 +115,27 @@ static void replaceWith(IRRewriter &rewriter, Operation *op) {
 /// CmpIOpPattern makes it.
 static void replaceComparison(IRRewriter &rewriter, arith::CmpIOp compare) {
   using P = arith::CmpIPredicate;
-  Value lhs = compare.getLhs(), rhs = compare.getRhs();
   switch (compare.getPredicate()) {
   case P::eq:
-    rewriter.replaceOpWithNewOp<spirv::IEqualOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::IEqualOp>(rewriter, compare);
   case P::ne:
-    rewriter.replaceOpWithNewOp<spirv::INotEqualOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::INotEqualOp>(rewriter, compare);
   case P::slt:
-    rewriter.replaceOpWithNewOp<spirv::SLessThanOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::SLessThanOp>(rewriter, compare);
   case P::sle:
-    rewriter.replaceOpWithNewOp<spirv::SLessThanEqualOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::SLessThanEqualOp>(rewriter, compare);
   case P::sgt:
-    rewriter.replaceOpWithNewOp<spirv::SGreaterThanOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::SGreaterThanOp>(rewriter, compare);
   case P::sge:
-    rewriter.replaceOpWithNewOp<spirv::SGreaterThanEqualOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::SGreaterThanEqualOp>(rewriter, compare);
   case P::ult:
-    rewriter.replaceOpWithNewOp<spirv::ULessThanOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::ULessThanOp>(rewriter, compare);
   case P::ule:
-    rewriter.replaceOpWithNewOp<spirv::ULessThanEqualOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::ULessThanEqualOp>(rewriter, compare);
   case P::ugt:
-    rewriter.replaceOpWithNewOp<spirv::UGreaterThanOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::UGreaterThanOp>(rewriter, compare);
   case P::uge:
-    rewriter.replaceOpWithNewOp<spirv::UGreaterThanEqualOp>(compare, lhs, rhs);
-    return;
+    return replaceWith<spirv::UGreaterThanEqualOp>(rewriter, compare);
   }
 }
 
