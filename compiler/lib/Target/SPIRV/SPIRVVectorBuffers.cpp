@@ -183,22 +183,29 @@ private:
   /// constant's value.
   using Key = std::tuple<Value, Kind, int64_t>;
 
-  /// What was made for `key` where it dominates the access (before it in
-  /// its block or in a block around it), else what `make` makes, then kept
-  /// for `key`.
+  /// What was made for `key` where it dominates the access, else what
+  /// `make` makes, then kept for `key`.
   template <typename Make> Value reuseOr(const Key &key, Make make) {
     auto found = madeFor.find(key);
-    if (found != madeFor.end()) {
-      Operation *made = found->second.getDefiningOp();
-      Operation *ancestor = made->getBlock()->findAncestorOpInBlock(*access);
-      if (ancestor && made->isBeforeInBlock(ancestor))
-        return found->second;
-    }
+    if (found != madeFor.end() && dominatesAccess(found->second))
+      return found->second;
     // `make` may add to the map (a sum's terms), so the entry is written
     // after it.
     Value made = make();
     madeFor[key] = made;
     return made;
+  }
+
+  /// Whether `value` (an op's result, or a block argument: a product's
+  /// factor, a loop's counter) is defined before the access, in its block
+  /// or in a block around it.
+  bool dominatesAccess(Value value) const {
+    Operation *ancestor =
+        value.getParentBlock()->findAncestorOpInBlock(*access);
+    if (!ancestor)
+      return false;
+    Operation *definition = value.getDefiningOp();
+    return !definition || definition->isBeforeInBlock(ancestor);
   }
 
   /// The quotient of `index` (isSumOfMultiples) by `width`, term by term: a

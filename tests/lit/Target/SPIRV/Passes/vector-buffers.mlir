@@ -52,6 +52,21 @@ module {
       gpu.return
     }
 
+    gpu.func @loop(%in: memref<64xf32>, %out: memref<64xf32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c16 = arith.constant 16 : index
+      scf.for %t = %c0 to %c16 step %c1 {
+        %i = arith.muli %t, %c4 : index
+        %v = vector.load %in[%i] : memref<64xf32>, vector<4xf32>
+        vector.store %v, %out[%i] : memref<64xf32>, vector<4xf32>
+        %w = vector.load %in[%i] : memref<64xf32>, vector<4xf32>
+        vector.store %w, %out[%i] : memref<64xf32>, vector<4xf32>
+      }
+      gpu.return
+    }
+
     gpu.func @halves(%in: memref<64xf16>, %out: memref<64xf16>) kernel {
       %t = gpu.thread_id x
       %c4 = arith.constant 4 : index
@@ -102,6 +117,16 @@ module {
 // CHECK-NEXT: vector.load %[[TILE]][%[[T]], %[[K0]]] : memref<16x4xf32, 3>, vector<4xf32>
 // CHECK-NEXT: memref.load %[[TILE]][%[[SR]], %[[SC]]] : memref<16x4xf32, 3>
 // CHECK: memref.store %{{.*}}, %[[OUT]][%[[I]]] : memref<64xf32>
+
+// The quotient of a product of the loop's counter by the width is the
+// counter itself, which every access of the loop's body takes.
+// CHECK-LABEL: gpu.func @loop
+// CHECK: scf.for %[[LT:.*]] = 
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: %[[LV:.*]] = memref.load %{{.*}}[%[[LT]]] : memref<16xvector<4xf32>>
+// CHECK-NEXT: memref.store %[[LV]], %{{.*}}[%[[LT]]] : memref<16xvector<4xf32>>
+// CHECK-NEXT: %[[LW:.*]] = memref.load %{{.*}}[%[[LT]]] : memref<16xvector<4xf32>>
+// CHECK-NEXT: memref.store %[[LW]], %{{.*}}[%[[LT]]] : memref<16xvector<4xf32>>
 
 // f16 buffers too, as the per-element schedule's f16 vectors need.
 // CHECK-LABEL: gpu.func @halves
