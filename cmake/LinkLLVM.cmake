@@ -17,7 +17,8 @@ if(TILEC_STATIC_LLVM)
     MLIRArithToSPIRV MLIRFuncToSPIRV MLIRGPUToSPIRV MLIRIndexToSPIRV MLIRMathToSPIRV
     MLIRMemRefToSPIRV MLIRSCFToSPIRV MLIRVectorToSPIRV MLIRArithDialect MLIRArithTransforms
     MLIRFuncDialect MLIRGPUDialect MLIRMathDialect MLIRMathTransforms MLIRMemRefDialect
-    MLIRSCFDialect MLIRSCFUtils MLIRSPIRVDialect MLIRSPIRVTransforms MLIRTensorDialect MLIRVectorDialect
+    MLIRSCFDialect MLIRSCFUtils MLIRSPIRVDialect MLIRSPIRVTransforms MLIRSPIRVUtils MLIRTensorDialect
+    MLIRVectorDialect
     MLIRIR MLIRParser MLIRPass MLIRSupport MLIRSPIRVSerialization MLIRTransforms
     MLIRTransformUtils MLIROptLib MLIRBytecodeOpInterface MLIRSideEffectInterfaces
     MLIRInferTypeOpInterface MLIRDialectUtils LLVMSupport)

@@ -15,6 +15,7 @@
 #include "tilec/Target/SPIRV/SPIRV.h"
 
 #include "SPIRVConversionTarget.h"
+#include "SPIRVEntryPoints.h"
 #include "SPIRVInPlaceConversion.h"
 #include "SPIRVTools.h"
 #include "SPIRVUpdateVCE.h"
@@ -32,7 +33,6 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
-#include "mlir/Dialect/SPIRV/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/Transforms/SPIRVConversion.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -374,7 +374,6 @@ void loadSPIRVTranslationDialects(MLIRContext &context) {
   OpPassManager prepare(gpu::GPUModuleOp::getOperationName());
   addSPIRVPreparationPasses(prepare);
   prepare.getDependentDialects(registry);
-  spirv::createSPIRVLowerABIAttributesPass()->getDependentDialects(registry);
   context.appendDialectRegistry(registry);
   context.loadDialect<spirv::SPIRVDialect>();
   for (StringRef name : registry.getDialectNames())
@@ -431,11 +430,7 @@ translateToSPIRV(gpu::GPUFuncOp kernel, const DeviceProfile &profile) {
   forbidContraction(spirvModule);
   // The entry points come from the ABI attributes; the execution modes then
   // go on them, before updateVCETriple keeps the capabilities they need.
-  PassManager lowerABI(context);
-  lowerABI.enableVerifier(false);
-  lowerABI.nest<spirv::ModuleOp>().addPass(
-      spirv::createSPIRVLowerABIAttributesPass());
-  if (failed(lowerABI.run(*scratch)))
+  if (failed(lowerEntryPointABI(spirvModule)))
     return failure();
   SymbolTable symbols(spirvModule);
   VariableUsers users = findVariableUsers(spirvModule, symbols);
