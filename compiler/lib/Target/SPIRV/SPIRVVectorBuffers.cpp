@@ -111,21 +111,6 @@ static void eraseVectorStore(vector::StoreOp store) {
     built->erase();
 }
 
-/// Whether `index` is a sum of terms that are each a multiple of `width`
-/// by construction: constants, and products with one (`k * 132 + ty * 4 +
-/// 64` for a width of 4).
-static bool isSumOfMultiples(Value index, int64_t width) {
-  if (std::optional<int64_t> constant = getConstantIntValue(index))
-    return *constant % width == 0;
-  if (auto sum = index.getDefiningOp<arith::AddIOp>())
-    return isSumOfMultiples(sum.getLhs(), width) &&
-           isSumOfMultiples(sum.getRhs(), width);
-  if (auto product = index.getDefiningOp<arith::MulIOp>())
-    return isSumOfMultiples(product.getLhs(), width) ||
-           isSumOfMultiples(product.getRhs(), width);
-  return false;
-}
-
 namespace {
 /// Builds the indexes of one buffer's vectors (`%i / W`) and of their
 /// components (`%i mod W`) before each access, giving again what it made
@@ -156,7 +141,7 @@ public:
   /// arithmetic never overflows its width (docs/kernel-ir.md, "The module").
   /// Any other index is divided unsigned.
   Value quotient(Value index) {
-    if (isSumOfMultiples(index, width))
+    if (isSumOfMultiples(index))
       return divideTerms(index);
     return reuseOr({index, Kind::UnsignedQuotient, 0}, [&] {
       return b.create<arith::DivUIOp>(index, constant(width));
@@ -165,7 +150,7 @@ public:
 
   /// `index` mod `width`: 0 for a sum of multiples of it.
   Value remainder(Value index) {
-    if (isSumOfMultiples(index, width))
+    if (isSumOfMultiples(index))
       return constant(0);
     return reuseOr({index, Kind::Remainder, 0}, [&] {
       return b.create<arith::RemUIOp>(index, constant(width));
@@ -208,6 +193,26 @@ private:
     return !definition || definition->isBeforeInBlock(ancestor);
   }
 
+  /// Whether `index` is a sum of terms that are each a multiple of `width`
+  /// by construction: constants, and products with one (`k * 132 + ty * 4 +
+  /// 64` for a width of 4). Kept for each index: the accesses at a base plus
+  /// constant offsets ask it of the same base again and again.
+  bool isSumOfMultiples(Value index) {
+    auto found = isMultiple.find(index);
+    if (found != isMultiple.end())
+      return found->second;
+    bool result = false;
+    if (std::optional<int64_t> constant = getConstantIntValue(index))
+      result = *constant % width == 0;
+    else if (auto sum = index.getDefiningOp<arith::AddIOp>())
+      result = isSumOfMultiples(sum.getLhs()) && isSumOfMultiples(sum.getRhs());
+    else if (auto product = index.getDefiningOp<arith::MulIOp>())
+      result = isSumOfMultiples(product.getLhs()) ||
+               isSumOfMultiples(product.getRhs());
+    isMultiple[index] = result;
+    return result;
+  }
+
   /// The quotient of `index` (isSumOfMultiples) by `width`, term by term: a
   /// product by `width` itself is its other factor.
   Value divideTerms(Value index) {
@@ -219,7 +224,7 @@ private:
         return b.create<arith::AddIOp>(lhs, divideTerms(sum.getRhs()));
       }
       auto product = index.getDefiningOp<arith::MulIOp>();
-      bool lhsIsMultiple = isSumOfMultiples(product.getLhs(), width);
+      bool lhsIsMultiple = isSumOfMultiples(product.getLhs());
       Value factor = lhsIsMultiple ? product.getRhs() : product.getLhs();
       Value multiple = lhsIsMultiple ? product.getLhs() : product.getRhs();
       if (isConstantIntValue(multiple, width))
@@ -234,6 +239,7 @@ private:
   int64_t width;
   Operation *access = nullptr;
   DenseMap<Key, Value> madeFor;
+  DenseMap<Value, bool> isMultiple;
 };
 } // namespace
 
