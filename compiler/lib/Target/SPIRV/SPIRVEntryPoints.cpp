@@ -3,7 +3,7 @@
 // MLIR's spirv-lower-abi-attrs replaces an entry function's arguments
 // through a dialect conversion of the whole module, which asks every op of
 // the function whether it is legal: for an unrolled kernel, thousands of
-// ops to move four arguments, 2.5% of the kernel's compile (callgrind, the
+// ops to move a few arguments, 2.6% of the kernel's compile (callgrind, the
 // grouped convolution: 2.9 of 111.6 million instructions; docs/codegen.md,
 // "Compile time"). The same rewrite done directly costs a walk for the
 // variables the function addresses.
