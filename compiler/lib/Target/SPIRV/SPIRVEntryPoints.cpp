@@ -113,12 +113,12 @@ static LogicalResult declareEntryPoint(spirv::FuncOp function,
   // The interface lists the Input and Output variables the function uses
   // (the built-in ids), which every SPIR-V version allows; from 1.4 it may
   // list every variable, but updateVCETriple may yet lower the version.
+  // An address has its variable's type, so no symbol need be looked up.
   llvm::SetVector<Attribute> interface;
   function.walk([&](spirv::AddressOfOp address) {
-    auto variable =
-        module.lookupSymbol<spirv::GlobalVariableOp>(address.getVariable());
     spirv::StorageClass storage =
-        cast<spirv::PointerType>(variable.getType()).getStorageClass();
+        cast<spirv::PointerType>(address.getPointer().getType())
+            .getStorageClass();
     if (storage == spirv::StorageClass::Input ||
         storage == spirv::StorageClass::Output)
       interface.insert(address.getVariableAttr());

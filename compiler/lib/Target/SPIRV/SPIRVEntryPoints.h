@@ -1,5 +1,4 @@
-//===- SPIRVEntryPoints.h - Entry points from the ABI attributes -*- C++
-//-*-===//
+//===- SPIRVEntryPoints.h - Entry points from ABI attributes -*- C++ -*-===//
 //
 // The kernels' ABI attributes made into interface variables, entry points
 // and execution modes, as MLIR's spirv-lower-abi-attrs does, without its
