@@ -27,6 +27,8 @@ packages=(
   python3-pil
   # the command-line parser of tilec and tile-run (header-only)
   libcli11-dev
+  # the allocator of tilec, tile-opt and tile-translate (cmake/Allocator.cmake)
+  libmimalloc-dev
   # the CLBlast SGEMM baseline of bench/
   libclblast-dev
   # the Python package (python/) and its tests

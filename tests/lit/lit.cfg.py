@@ -33,5 +33,8 @@ if config.tilec_static_llvm.upper() in ("ON", "1", "TRUE", "YES"):
 # shadow memory, so a test under `ulimit -v` cannot run there.
 if config.tilec_sanitize.upper() in ("ON", "1", "TRUE", "YES"):
     config.available_features.add("sanitize")
+# The command-line compilers linked with mimalloc (cmake/Allocator.cmake).
+if config.tilec_tool_allocator == "mimalloc":
+    config.available_features.add("mimalloc")
 # Test data generators use Debian's Python, which has numpy.
 config.substitutions.append(("%python", "/usr/bin/python3"))
