@@ -1,12 +1,12 @@
 # The allocator of the command-line compilers: TILEC_TOOL_ALLOCATOR.
 #
 # A kernel's compile allocates and frees an op, an attribute or an operand
-# list at every step, and glibc's malloc took 14% of the instructions of the
-# 7x7 stem's compile to SPIR-V, most of them where its per-thread cache of 7
-# blocks a size ran dry or overflowed. mimalloc (Debian's libmimalloc-dev),
-# linked into tilec, tile-opt and tile-translate, replaces malloc and free
-# for their whole process and took each SPIR-V kernel's compile 10% to 18%
-# faster (bench/README.md, "Compile latency"). Not libtilec_jit, which runs
+# list at every step, and glibc's malloc took 13.8% of the instructions of
+# the 7x7 stem's compile to SPIR-V, most of them where its per-thread cache
+# of 7 blocks a size ran dry or overflowed. mimalloc (Debian's
+# libmimalloc-dev), linked into tilec, tile-opt and tile-translate, replaces
+# malloc and free for their whole process: 11.6% to 13.1% fewer instructions
+# a SPIR-V kernel (bench/README.md, "Compile latency"). Not libtilec_jit, which runs
 # in its user's process and must leave that process's allocator alone, and
 # not a sanitized build, whose ASan owns malloc.
 option(TILEC_MIMALLOC "Link the command-line compilers with mimalloc where it is installed" ON)
