@@ -83,12 +83,11 @@ std::pair<Value, Value> lowering::emitImplicitGemmAccess(
   // reads that index, the slice's start alone is decomposed (one
   // decomposition for all of a work-item's loads of the slice, the same for
   // every work-item) and the offset moves along that index only.
-  const ImplicitGemm::Dim &innermost = gemm.k.back();
   Value kStep;
   if (sliceInInnermost && !isLinearIn(operand, gemm.k) &&
-      !isReadByGuard(operand, innermost.var)) {
+      !isReadByGuard(operand, gemm.k.back().var)) {
     emitImplicitGemmDecompose(index, gemm.k, kSlice, vars);
-    if (int64_t stride = operand.address.coeffs[innermost.var])
+    if (int64_t stride = operand.address.coeffs[gemm.k.back().var])
       kStep = index.mul(kOffset, stride);
   } else {
     addSide(gemm.k, index.add(kSlice, kOffset));

@@ -227,8 +227,10 @@ SmallVector<Value> TiledContraction::emitSliceLoads(const StagedOperand &staged,
   Value base = index.add(index.constant(operand.constant),
                          index.mul(batch, operand.batchStride));
   // Slices start at multiples of blockK: where blockK divides the range of
-  // K's innermost index, a slice lies in one run of it.
-  bool sliceInInnermost = gemm && gemm->k.back().extent % tile.blockK == 0;
+  // K's innermost index, a slice lies in one run of it. An outer product
+  // has no K index.
+  bool sliceInInnermost =
+      gemm && !gemm->k.empty() && gemm->k.back().extent % tile.blockK == 0;
   SmallVector<Value> values;
   for (int64_t load = 0, loads = getStageLoads(staged); load < loads; ++load) {
     auto [k, outer] = getStagePosition(staged, load);
