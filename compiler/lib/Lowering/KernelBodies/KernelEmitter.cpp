@@ -85,6 +85,12 @@ static bool isBeforeInsertionPoint(Operation *op, OpBuilder &builder) {
 }
 
 Value IndexBuilder::constant(int64_t value) {
+  // A DenseMap keeps two keys for itself, INT64_MAX and INT64_MIN for
+  // int64_t: those constants (a divisor of 2^63 - 1 in the source) are made
+  // anew each time, and the CSE merges them.
+  using KeyInfo = llvm::DenseMapInfo<int64_t>;
+  if (value == KeyInfo::getEmptyKey() || value == KeyInfo::getTombstoneKey())
+    return builder.create<arith::ConstantIndexOp>(loc, value);
   arith::ConstantIndexOp &last = constants[value];
   if (last && isBeforeInsertionPoint(last, builder))
     return last;
