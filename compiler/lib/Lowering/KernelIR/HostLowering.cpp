@@ -45,8 +45,20 @@ static MemRefType getPartialsType(const KernelInfo &info,
                           : computeType);
 }
 
-unsigned HostLowering::getIndexBits() {
+unsigned HostLowering::getIndexBits(gpu::GPUModuleOp kernels) {
   constexpr double limit = double(int64_t(1) << 31);
+  // An index constant of the source (a divisor of 2^63 - 1) that no i32
+  // holds: the SPIR-V conversion cannot make it 32-bit, and the OpenCL C's
+  // int arithmetic would not be the kernel IR's.
+  bool constantsFit = !kernels
+                           .walk([](arith::ConstantIndexOp constant) {
+                             return llvm::isInt<32>(constant.value())
+                                        ? WalkResult::advance()
+                                        : WalkResult::interrupt();
+                           })
+                           .wasInterrupted();
+  if (!constantsFit)
+    return 64;
   for (BlockArgument argument : function.getArguments())
     if (cast<RankedTensorType>(argument.getType()).getNumElements() >= limit)
       return 64;
@@ -538,7 +550,6 @@ LogicalResult HostLowering::run() {
                     spirv::SPIRVDialect, vector::VectorDialect>();
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                   builder.getUnitAttr());
-  module->setAttr("tile.index_bits", builder.getI64IntegerAttr(getIndexBits()));
 
   // The host function replaces the tile function under its name.
   SmallVector<Type> argumentTypes;
@@ -586,6 +597,9 @@ LogicalResult HostLowering::run() {
       if (failed(buildKernel(kernels, index, info, chunk)))
         return failure();
   }
+  // Once the kernels are built: their constants decide too.
+  module->setAttr("tile.index_bits",
+                  builder.getI64IntegerAttr(getIndexBits(kernels)));
   function.erase();
 
   // The emitters build index arithmetic locally; share what repeats and

@@ -60,7 +60,10 @@ public:
   mlir::LogicalResult run();
 
 private:
-  unsigned getIndexBits();
+  /// The width of the kernels' index arithmetic: 32 bits where every
+  /// buffer, launch, range of the index spaces and constant of `kernels`
+  /// fits, else 64.
+  unsigned getIndexBits(mlir::gpu::GPUModuleOp kernels);
   void buildHost(mlir::func::FuncOp host);
   /// Allocates the pieces of host buffer `whole`, of tensor `root` (null if
   /// none: a copy's target), if it is split.
