@@ -47,18 +47,6 @@ static MemRefType getPartialsType(const KernelInfo &info,
 
 unsigned HostLowering::getIndexBits(gpu::GPUModuleOp kernels) {
   constexpr double limit = double(int64_t(1) << 31);
-  // An index constant of the source (a divisor of 2^63 - 1) that no i32
-  // holds: the SPIR-V conversion cannot make it 32-bit, and the OpenCL C's
-  // int arithmetic would not be the kernel IR's.
-  bool constantsFit = !kernels
-                           .walk([](arith::ConstantIndexOp constant) {
-                             return llvm::isInt<32>(constant.value())
-                                        ? WalkResult::advance()
-                                        : WalkResult::interrupt();
-                           })
-                           .wasInterrupted();
-  if (!constantsFit)
-    return 64;
   for (BlockArgument argument : function.getArguments())
     if (cast<RankedTensorType>(argument.getType()).getNumElements() >= limit)
       return 64;
@@ -85,7 +73,18 @@ unsigned HostLowering::getIndexBits(gpu::GPUModuleOp kernels) {
             limit)
       return 64;
   }
-  return 32;
+  // Last, as the one check that visits every op of the kernels: an index
+  // constant of the source (a divisor of 2^63 - 1) that no i32 holds. The
+  // SPIR-V conversion cannot make it 32-bit, and the OpenCL C's int
+  // arithmetic would not be the kernel IR's.
+  bool constantsFit = !kernels
+                           .walk([](arith::ConstantIndexOp constant) {
+                             return llvm::isInt<32>(constant.value())
+                                        ? WalkResult::advance()
+                                        : WalkResult::interrupt();
+                           })
+                           .wasInterrupted();
+  return constantsFit ? 32 : 64;
 }
 
 /// `schedule` narrowed to `rows` rows of the group's outermost dimension,
