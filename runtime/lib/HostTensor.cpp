@@ -219,14 +219,16 @@ static void storeLittleEndian(uint8_t *destination, size_t size,
     destination[byte] = uint8_t(value >> (8 * byte));
 }
 
-static uint64_t loadElement(const std::vector<uint8_t> &bytes, DType type,
-                            int64_t i) {
+/// A tensor's bytes (HostTensor::bytes).
+using TensorBytes = std::vector<uint8_t, ZeroedByteAllocator>;
+
+static uint64_t loadElement(const TensorBytes &bytes, DType type, int64_t i) {
   size_t size = dtypeSize(type);
   assert(i >= 0 && size_t(i) < bytes.size() / size && "index out of range");
   return loadLittleEndian(bytes.data() + size_t(i) * size, size);
 }
 
-static void storeElement(std::vector<uint8_t> &bytes, DType type, int64_t i,
+static void storeElement(TensorBytes &bytes, DType type, int64_t i,
                          uint64_t bits) {
   size_t size = dtypeSize(type);
   assert(i >= 0 && size_t(i) < bytes.size() / size && "index out of range");
@@ -267,7 +269,8 @@ HostTensor::HostTensor(DType dtype, Shape shape)
     throw std::length_error("a tensor of " + formatTensorType(type, dims) +
                             " has more bytes than 64 bits count");
   count = *tilec::numElements(dims);
-  bytes.assign(*size, 0);
+  // Zeroed by the allocator, without a pass over the bytes.
+  bytes.resize(*size);
 }
 
 Expected<HostTensor> HostTensor::allocate(DType dtype, Shape shape) {

@@ -2,6 +2,7 @@
 
 #include "tilec/Runtime/HostTensor.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -208,6 +209,32 @@ TEST(HostTensorTest, ConstructsZeroFilled) {
   EXPECT_FALSE(tensor == other);
   EXPECT_FALSE(tensor == HostTensor(DType::U16, {2, 3}));
   EXPECT_FALSE(tensor == HostTensor(DType::I16, {3, 2}));
+}
+
+// The bytes come zeroed from the allocator (ZeroedByteAllocator.h), with no
+// pass over them: small tensors from calloc, large ones mapped whole. Storage
+// freed after poisoning and taken again must read as zeros all the same.
+TEST(HostTensorTest, ZeroFilledAfterPoisonedStorageIsFreed) {
+  // 12 bytes, 64 KiB and 4 MiB plus 12 bytes (mapped, not whole pages).
+  for (int64_t columns : {3, 1 << 14, (1 << 20) + 3}) {
+    Shape shape = {1, columns};
+    for (int round = 0; round < 3; ++round) {
+      HostTensor tensor(DType::F32, shape);
+      const uint8_t *bytes = tensor.data();
+      ASSERT_TRUE(std::all_of(bytes, bytes + tensor.sizeInBytes(),
+                              [](uint8_t byte) { return byte == 0; }))
+          << columns << " columns, round " << round;
+      tensor.poison();
+    }
+    HostTensor tensor(DType::F32, shape);
+    tensor.setDouble(columns - 1, 2.5);
+    HostTensor copy = tensor;
+    EXPECT_TRUE(copy == tensor);
+    EXPECT_EQ(copy.getDouble(columns - 1), 2.5);
+    EXPECT_EQ(copy.getDouble(0), 0.0);
+    HostTensor moved = std::move(copy);
+    EXPECT_TRUE(moved == tensor);
+  }
 }
 
 TEST(HostTensorTest, StoresLittleEndian) {

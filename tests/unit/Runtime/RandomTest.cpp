@@ -33,6 +33,11 @@ TEST(RandomTest, IsDeterministic) {
       randomTensor(DType::F64, {1}, 0)->getDouble(0),
       std::ldexp(double(int64_t(0xE220A8397B1DCDAF >> 10) - (int64_t(1) << 53)),
                  -53));
+  // f32 and f64 are stored without HostTensor::setDouble: the same values.
+  EXPECT_EQ(
+      randomTensor(DType::F32, {1}, 0)->getDouble(0),
+      std::ldexp(double(int64_t(0xE220A8397B1DCDAF >> 39) - (int64_t(1) << 24)),
+                 -24));
 }
 
 TEST(RandomTest, FloatsAreNonzeroExactAndInRange) {

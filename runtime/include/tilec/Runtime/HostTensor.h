@@ -19,6 +19,7 @@
 #include "tilec/Runtime/ElementType.h"
 #include "tilec/Runtime/Span.h"
 #include "tilec/Runtime/Status.h"
+#include "tilec/Runtime/ZeroedByteAllocator.h"
 
 #include <cstdint>
 #include <initializer_list>
@@ -133,7 +134,7 @@ private:
   DType type = DType::F32;
   Shape dims;
   int64_t count = 0;
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t, ZeroedByteAllocator> bytes;
 };
 
 } // namespace tilec
