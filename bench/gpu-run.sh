@@ -5,7 +5,8 @@
 #     [train[=EPOCHS]] [step]
 # - devices: the GPU, its driver, the OpenCL platforms and what `tilec devices` sees;
 # - bench: bench/run.py's table (the rows matching REGEX) on the NVIDIA device, beside PyTorch and
-#   CLBlast, while the GPU is otherwise idle;
+#   CLBlast, while the GPU is otherwise idle; with TILEC_BENCH_RESUME="A.json B.json", the rows that
+#   none of those earlier reports holds, reported together with theirs (run.py --previous --missing);
 # - compare[=REGEX]: bench/compare_builds.py on the rows matching REGEX, the packed build beside each
 #   build that pack-gpu.sh --build packed (.device/builds/LABEL);
 # - e2e: the end-to-end suite against the reference interpreter on the GPU's OpenCL device and on
@@ -45,8 +46,11 @@ for stage in "${stages[@]}"; do
   bench | bench=*)
     only=${stage#bench}
     only=${only#=}
+    resume=()
+    for json in ${TILEC_BENCH_RESUME:-}; do resume+=(--previous "$json"); done
+    [ ${#resume[@]} -eq 0 ] || resume+=(--missing)
     PYTHONUNBUFFERED=1 python3 bench/run.py --device NVIDIA --name "${TILEC_BENCH_NAME:-gpu}" \
-      --output-dir "$out" --only "$only" 2>&1 | tee -a "$out/bench.txt"
+      --output-dir "$out" --only "$only" ${resume[@]+"${resume[@]}"} 2>&1 | tee -a "$out/bench.txt"
     ;;
   compare | compare=*)
     only=${stage#compare}

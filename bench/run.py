@@ -2,7 +2,7 @@
 """The benchmark table: every workload of bench/workloads through tilec (OpenCL and Vulkan), beside
 CLBlast (matrix products) and PyTorch (where it is installed with CUDA), timed in one run on one GPU.
 
-    python3 bench/run.py [--device NVIDIA] [--quick] [--only REGEX] [--output-dir bench/results] [--previous RUN.json]
+    python3 bench/run.py [--device NVIDIA] [--quick] [--only REGEX] [--output-dir bench/results] [--previous RUN.json [--missing]]
 
 writes <out>/<date>-<device>.md (the table, with ratios against the baseline measured in the same run),
 <out>/<date>-<device>.json (the raw medians) and <out>/<date>-<device>.png (TFLOP/s against size for
@@ -482,6 +482,9 @@ def main():
     parser.add_argument("--previous", action="append", default=[], metavar="JSON",
                         help="results of an earlier run of the same table (its .json) to report "
                              "with this run's rows; with --only '^$', only the report is written")
+    parser.add_argument("--missing", action="store_true",
+                        help="measure only the rows that no --previous JSON holds: a run that a "
+                             "device command's time limit cut short goes on where it stopped")
     parser.add_argument("--name", default="", help="the device's name in the file names")
     args = parser.parse_args()
     if not os.path.exists(args.clblast):
@@ -499,6 +502,8 @@ def main():
         args.description = device_description(args, torch)
     table = workloads(args.quick)
     rows = [w for w in table if re.search(args.only, w.name)]
+    if args.missing:
+        rows = [w for w in rows if w.name not in results]
     backends = [b for b in args.backends.split(",") if b]
     for w in rows:
         r = results[w.name] = {}
