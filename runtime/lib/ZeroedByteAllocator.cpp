@@ -27,9 +27,11 @@ static constexpr size_t kMappedBytes = SIZE_MAX;
 static constexpr size_t kMappedBytes = size_t(2) << 20;
 #endif
 
-/// `count` rounded up to whole pages.
+/// `count` rounded up to whole pages, or 0 where that does not fit a size_t.
 static size_t mappedLength(size_t count) {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
+  if (count > SIZE_MAX - (page - 1))
+    return 0;
   return (count + page - 1) / page * page;
 }
 
@@ -41,16 +43,17 @@ uint8_t *ZeroedByteAllocator::allocate(size_t count) {
       throw std::bad_alloc();
     return static_cast<uint8_t *>(bytes);
   }
-  if (count > SIZE_MAX - size_t(sysconf(_SC_PAGESIZE)))
+  size_t length = mappedLength(count);
+  if (length == 0)
     throw std::bad_alloc();
   // Anonymous pages read as zeros until written.
-  void *bytes = mmap(nullptr, mappedLength(count), PROT_READ | PROT_WRITE,
+  void *bytes = mmap(nullptr, length, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (bytes == MAP_FAILED)
     throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
   // Advice only: where transparent huge pages are off, 4 KiB pages it is.
-  madvise(bytes, mappedLength(count), MADV_HUGEPAGE);
+  madvise(bytes, length, MADV_HUGEPAGE);
 #endif
   return static_cast<uint8_t *>(bytes);
 }
